@@ -1,0 +1,478 @@
+//! Chess as a [`tabula_core::Game`]: the position plus draw rules, repetition
+//! history and the outcome.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use tabula_core::{
+    EndReason, Game, GameId, OptionError, OptionSpec, Options, Outcome, Player, Seating, Team,
+    ToAct, Viewer,
+};
+
+use crate::{Color, FenError, Move, Position, SanError, UciError, UciMove};
+
+/// When repetition and the move-count rules end the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DrawRules {
+    /// Threefold repetition and the fifty-move rule (halfmove clock 100) end
+    /// the game at once, as most online play does.
+    #[default]
+    Automatic,
+    /// FIDE Laws: fivefold repetition and the seventy-five-move rule (halfmove
+    /// clock 150) end the game at once; at threefold repetition or a halfmove
+    /// clock of 100 the player to move may claim a draw (`claim-draw`).
+    Fide,
+}
+
+impl DrawRules {
+    /// The option value: `automatic` or `fide`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DrawRules::Automatic => "automatic",
+            DrawRules::Fide => "fide",
+        }
+    }
+}
+
+/// Options for [`Chess`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct ChessOptions {
+    /// How repetition and the move-count rules end the game.
+    pub draw_rules: DrawRules,
+}
+
+const DRAW_RULES_VALUES: &str = "automatic|fide";
+
+static SPECS: [OptionSpec; 1] = [OptionSpec {
+    key: "draw_rules",
+    values: DRAW_RULES_VALUES,
+    default: "automatic",
+    help: "automatic: threefold repetition and the fifty-move rule end the game; fide: fivefold and seventy-five moves end it, threefold and fifty moves may be claimed with claim-draw",
+}];
+
+impl Options for ChessOptions {
+    fn specs() -> &'static [OptionSpec] {
+        &SPECS
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        match key {
+            "draw_rules" | "draw-rules" => {
+                self.draw_rules = match value.trim().to_ascii_lowercase().as_str() {
+                    "automatic" => DrawRules::Automatic,
+                    "fide" => DrawRules::Fide,
+                    _ => {
+                        return Err(OptionError::BadValue {
+                            key: key.to_owned(),
+                            value: value.to_owned(),
+                            expected: DRAW_RULES_VALUES,
+                        });
+                    }
+                };
+                Ok(())
+            }
+            _ => Err(Self::unknown_key(GameId::Chess.as_str(), key)),
+        }
+    }
+
+    fn to_pairs(&self) -> Vec<(String, String)> {
+        if self.draw_rules == DrawRules::default() {
+            Vec::new()
+        } else {
+            vec![("draw_rules".to_owned(), self.draw_rules.as_str().to_owned())]
+        }
+    }
+}
+
+/// One chess decision: a move, or (FIDE draw rules) a draw claim.
+///
+/// `Display`/`FromStr` use UCI (`e2e4`, `e7e8q`, castling `e1g1`) and the word
+/// `claim-draw`; [`Game::action_notation`] gives SAN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChessAction {
+    /// A move, in its context-free UCI form.
+    Move(UciMove),
+    /// Claim a draw by threefold repetition or the fifty-move rule.
+    ClaimDraw,
+}
+
+/// The spelling of [`ChessAction::ClaimDraw`].
+pub const CLAIM_DRAW: &str = "claim-draw";
+
+impl ChessAction {
+    /// The action for a move.
+    #[must_use]
+    pub fn from_move(m: Move) -> ChessAction {
+        ChessAction::Move(UciMove::from(m))
+    }
+}
+
+impl From<Move> for ChessAction {
+    fn from(m: Move) -> ChessAction {
+        ChessAction::from_move(m)
+    }
+}
+
+impl fmt::Display for ChessAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChessAction::Move(m) => write!(f, "{m}"),
+            ChessAction::ClaimDraw => f.write_str(CLAIM_DRAW),
+        }
+    }
+}
+
+impl FromStr for ChessAction {
+    type Err = ChessActionError;
+    fn from_str(s: &str) -> Result<ChessAction, ChessActionError> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case(CLAIM_DRAW) {
+            return Ok(ChessAction::ClaimDraw);
+        }
+        s.parse::<UciMove>()
+            .map(ChessAction::Move)
+            .map_err(ChessActionError::Uci)
+    }
+}
+
+/// Why a chess action cannot be read or played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChessActionError {
+    /// A UCI move that cannot be read or is illegal here.
+    #[error(transparent)]
+    Uci(UciError),
+    /// A SAN move that cannot be read, is illegal or is ambiguous here.
+    #[error(transparent)]
+    San(SanError),
+    /// The game is over.
+    #[error("the game is over ({0})")]
+    GameOver(String),
+    /// A draw claim when none is allowed.
+    #[error("no draw can be claimed now: {0}")]
+    CannotClaimDraw(&'static str),
+}
+
+/// What a viewer sees of a chess game (everything: chess has no hidden information).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChessView {
+    /// The position as FEN.
+    pub fen: String,
+    /// `white` or `black`.
+    pub turn: String,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// The legal actions in SAN (plus `claim-draw` when allowed), empty when over.
+    pub legal: Vec<String>,
+    /// How many times the current position has occurred.
+    pub repetitions: u32,
+    /// The outcome, once over.
+    pub outcome: Option<Outcome>,
+}
+
+/// A game of chess: the position, the options, the hashes of the positions
+/// so far (for repetition) and the outcome once decided.
+///
+/// Position text (`to_text`/`from_text`) is the FEN and nothing else, so the
+/// repetition history and a claimed draw are not carried by it: a game read
+/// from FEN counts repetitions from that position on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chess {
+    options: ChessOptions,
+    position: Position,
+    history: Vec<u64>,
+    outcome: Option<Outcome>,
+}
+
+fn team(color: Color) -> Team {
+    Team(color as u8)
+}
+
+impl Chess {
+    /// A game starting from `position` (repetitions counted from here).
+    #[must_use]
+    pub fn from_position(position: Position, options: ChessOptions) -> Chess {
+        let mut game = Chess {
+            options,
+            position,
+            history: vec![position.hash()],
+            outcome: None,
+        };
+        game.outcome = game.rule_outcome();
+        game
+    }
+
+    /// The current position.
+    #[must_use]
+    pub const fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The outcome, once the game is over.
+    #[must_use]
+    pub const fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The Zobrist hashes of every position so far, oldest first, current last.
+    #[must_use]
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// How many times the current position has occurred (at least 1). Only
+    /// positions since the last capture, pawn move or loss of castling rights
+    /// can match, so only those are scanned.
+    #[must_use]
+    pub fn repetitions(&self) -> u32 {
+        repetitions(&self.position, &self.history)
+    }
+
+    /// Whether the player to move may claim a draw now (FIDE draw rules only):
+    /// the current position has occurred three times, or the halfmove clock is
+    /// at least 100.
+    #[must_use]
+    pub fn can_claim_draw(&self) -> bool {
+        self.outcome.is_none() && claimable(&self.position, &self.history, self.options.draw_rules)
+    }
+
+    fn rule_outcome(&self) -> Option<Outcome> {
+        rule_outcome(&self.position, &self.history, self.options.draw_rules)
+    }
+
+    fn play_move(&mut self, m: Move) {
+        self.position.play_unchecked(m);
+        self.history.push(self.position.hash());
+        self.outcome = self.rule_outcome();
+    }
+}
+
+fn repetitions(pos: &Position, history: &[u64]) -> u32 {
+    let window = (pos.halfmove_clock() as usize)
+        .saturating_add(1)
+        .min(history.len());
+    let hash = pos.hash();
+    history[history.len() - window..]
+        .iter()
+        .rev()
+        .step_by(2)
+        .filter(|&&h| h == hash)
+        .count() as u32
+}
+
+fn claimable(pos: &Position, history: &[u64], rules: DrawRules) -> bool {
+    rules == DrawRules::Fide && (pos.halfmove_clock() >= 100 || repetitions(pos, history) >= 3)
+}
+
+/// The outcome the rules impose on this position, with no move or claim.
+fn rule_outcome(pos: &Position, history: &[u64], rules: DrawRules) -> Option<Outcome> {
+    if !pos.has_legal_moves() {
+        return Some(if pos.is_check() {
+            Outcome::win(team(!pos.turn()), EndReason::Checkmate)
+        } else {
+            Outcome::draw(EndReason::Stalemate)
+        });
+    }
+    immediate_draw(pos, history, rules)
+}
+
+/// Draws that end the game at once, other than stalemate.
+fn immediate_draw(pos: &Position, history: &[u64], rules: DrawRules) -> Option<Outcome> {
+    if pos.is_insufficient_material() {
+        return Some(Outcome::draw(EndReason::InsufficientMaterial));
+    }
+    let (repeats, moves) = match rules {
+        DrawRules::Automatic => (3, 100),
+        DrawRules::Fide => (5, 150),
+    };
+    if repetitions(pos, history) >= repeats {
+        return Some(Outcome::draw(EndReason::Repetition));
+    }
+    if pos.halfmove_clock() >= moves {
+        return Some(Outcome::draw(EndReason::NoProgress));
+    }
+    None
+}
+
+impl Game for Chess {
+    type Action = ChessAction;
+    type Options = ChessOptions;
+    type View = ChessView;
+    type ActionError = ChessActionError;
+    type PositionError = FenError;
+
+    const ID: GameId = GameId::Chess;
+
+    fn new(options: &ChessOptions) -> Chess {
+        Chess::from_position(Position::start(), *options)
+    }
+
+    fn options(&self) -> &ChessOptions {
+        &self.options
+    }
+
+    fn seating(&self) -> Seating {
+        Seating::two_players()
+    }
+
+    fn to_act(&self) -> ToAct {
+        match self.outcome {
+            Some(outcome) => ToAct::Over { outcome },
+            None => ToAct::Player {
+                player: Player(self.position.turn() as u8),
+            },
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<ChessAction>) {
+        out.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        self.position
+            .for_each_legal_move(|m| out.push(ChessAction::from_move(m)));
+        if self.can_claim_draw() {
+            out.push(ChessAction::ClaimDraw);
+        }
+    }
+
+    fn apply(&mut self, action: &ChessAction) -> Result<(), ChessActionError> {
+        if let Some(outcome) = self.outcome {
+            return Err(ChessActionError::GameOver(self.describe_outcome(&outcome)));
+        }
+        match action {
+            ChessAction::ClaimDraw => {
+                if self.options.draw_rules != DrawRules::Fide {
+                    return Err(ChessActionError::CannotClaimDraw(
+                        "draws are only claimed under the fide draw rules; automatic rules end the game by themselves",
+                    ));
+                }
+                if !self.can_claim_draw() {
+                    return Err(ChessActionError::CannotClaimDraw(
+                        "the position has not occurred three times and the halfmove clock is below 100",
+                    ));
+                }
+                self.outcome = Some(Outcome::draw(EndReason::DrawClaimed));
+            }
+            ChessAction::Move(uci) => {
+                let m = uci.to_move(&self.position).map_err(ChessActionError::Uci)?;
+                self.play_move(m);
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_unchecked(&mut self, action: &ChessAction) {
+        match action {
+            ChessAction::ClaimDraw => self.outcome = Some(Outcome::draw(EndReason::DrawClaimed)),
+            ChessAction::Move(uci) => {
+                let m = uci.interpret(&self.position);
+                self.play_move(m);
+            }
+        }
+    }
+
+    /// Reads `claim-draw`, a UCI move (`e2e4`, `e1g1`, `e1h1`) or a SAN move
+    /// (`e4`, `Nf3`, `O-O`, leniently), checks it is legal now, and returns
+    /// the canonical action.
+    fn parse_action(&self, text: &str) -> Result<ChessAction, ChessActionError> {
+        if let Some(outcome) = self.outcome {
+            return Err(ChessActionError::GameOver(self.describe_outcome(&outcome)));
+        }
+        let text = text.trim();
+        if text.eq_ignore_ascii_case(CLAIM_DRAW) {
+            return if self.can_claim_draw() {
+                Ok(ChessAction::ClaimDraw)
+            } else if self.options.draw_rules != DrawRules::Fide {
+                Err(ChessActionError::CannotClaimDraw(
+                    "draws are only claimed under the fide draw rules; automatic rules end the game by themselves",
+                ))
+            } else {
+                Err(ChessActionError::CannotClaimDraw(
+                    "the position has not occurred three times and the halfmove clock is below 100",
+                ))
+            };
+        }
+        match text.parse::<UciMove>() {
+            Ok(uci) => uci
+                .to_move(&self.position)
+                .map(ChessAction::from_move)
+                .map_err(ChessActionError::Uci),
+            Err(_) => self
+                .position
+                .parse_san(text)
+                .map(ChessAction::from_move)
+                .map_err(ChessActionError::San),
+        }
+    }
+
+    /// SAN with check and mate marks; `claim-draw` for a claim.
+    fn action_notation(&self, action: &ChessAction) -> String {
+        match action {
+            ChessAction::ClaimDraw => CLAIM_DRAW.to_owned(),
+            ChessAction::Move(uci) => {
+                let m = uci.interpret(&self.position);
+                if self.position.is_legal(m) {
+                    self.position.san(m)
+                } else {
+                    uci.to_string()
+                }
+            }
+        }
+    }
+
+    fn to_text(&self) -> String {
+        self.position.fen()
+    }
+
+    fn from_text(text: &str, options: &ChessOptions) -> Result<Chess, FenError> {
+        Ok(Chess::from_position(
+            Position::from_fen(text.trim())?,
+            *options,
+        ))
+    }
+
+    fn view(&self, _viewer: Viewer) -> ChessView {
+        let mut legal = Vec::new();
+        if self.outcome.is_none() {
+            self.position
+                .for_each_legal_move(|m| legal.push(self.position.san(m)));
+            if self.can_claim_draw() {
+                legal.push(CLAIM_DRAW.to_owned());
+            }
+        }
+        ChessView {
+            fen: self.position.fen(),
+            turn: self.position.turn().to_string(),
+            in_check: self.position.is_check(),
+            legal,
+            repetitions: self.repetitions(),
+            outcome: self.outcome,
+        }
+    }
+
+    /// Perft as every chess program and the published tables define it: the
+    /// number of legal move sequences of length `depth` from this position,
+    /// with draws by rule (repetition, move counts, dead positions) and draw
+    /// claims not treated as endings. Bulk counting at the last ply. The
+    /// game-tree count that stops at those endings is
+    /// `tabula_core::perft::perft`.
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft(&self.position, depth)
+    }
+
+    fn player_name(&self, player: Player) -> String {
+        match player.0 {
+            0 => "White".to_owned(),
+            1 => "Black".to_owned(),
+            n => format!("Player {}", n + 1),
+        }
+    }
+
+    fn team_name(&self, team: Team) -> String {
+        self.player_name(Player(team.0))
+    }
+}

@@ -1,0 +1,158 @@
+//! Command-line arguments.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tabula_core::GameId;
+
+/// Play and inspect the tabula chess variants.
+#[derive(Debug, Parser)]
+#[command(name = "tabula", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the games and whether each can be played yet.
+    Games {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the starting position of a game.
+    New {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the legal actions, one a line.
+    Moves {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Start from this position text instead of the initial position.
+        #[arg(long, short = 'p', value_name = "TEXT")]
+        position: Option<String>,
+        /// Which notation to print.
+        #[arg(long, value_enum, default_value_t = Notation::Game)]
+        notation: Notation,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play actions and print the resulting position (and the outcome, if the game ended).
+    Apply {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Start from this position text instead of the initial position.
+        #[arg(long, short = 'p', value_name = "TEXT")]
+        position: Option<String>,
+        /// The actions, in any notation the game accepts.
+        #[arg(value_name = "MOVE")]
+        moves: Vec<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the game tree to a depth (node count alone on the last line).
+    Perft {
+        #[command(flatten)]
+        game: GameArgs,
+        /// How many decisions deep to count.
+        depth: u32,
+        /// Start from this position text instead of the initial position.
+        #[arg(long, short = 'p', value_name = "TEXT")]
+        position: Option<String>,
+        /// Also print the count below each first action.
+        #[arg(long)]
+        divide: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a game in the terminal, hotseat or against the built-in computer player.
+    Play {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Start from this position text instead of the initial position.
+        #[arg(long, short = 'p', value_name = "TEXT")]
+        position: Option<String>,
+        /// Seats the computer plays, counted from 1 (`2`, `1,2`), or `none` for hotseat.
+        #[arg(long, default_value = "2", value_name = "SEATS")]
+        computer: String,
+        /// Seed for the computer player and for chance, so the game can be replayed.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+/// Which notation `moves` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Notation {
+    /// The game's own notation (chess: SAN).
+    Game,
+    /// The context-free canonical form (chess: UCI).
+    Canonical,
+}
+
+/// The game and its options, accepted by every subcommand that takes a game.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// The game id: chess, epoch, skirmish, warrior, covenant, lytharia.
+    pub game: GameId,
+    /// Game mode (skirmish: basic|advanced; lytharia: full|duel|pawn-wars|chess).
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Number of players (warrior: 2|4).
+    #[arg(long)]
+    pub players: Option<String>,
+    /// Scenario name (covenant).
+    #[arg(long)]
+    pub scenario: Option<String>,
+    /// Attack bonus (skirmish).
+    #[arg(long, allow_hyphen_values = true)]
+    pub attack_bonus: Option<String>,
+    /// The King's value (skirmish).
+    #[arg(long)]
+    pub king_value: Option<String>,
+    /// Decks, comma-separated (lytharia).
+    #[arg(long)]
+    pub decks: Option<String>,
+    /// Draw rules (chess: automatic|fide).
+    #[arg(long)]
+    pub draw_rules: Option<String>,
+    /// Any other option as KEY=VALUE; repeatable.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+}
+
+impl GameArgs {
+    /// The options given, as `(key, value)` pairs in a fixed order.
+    pub fn option_pairs(&self) -> anyhow::Result<Vec<(String, String)>> {
+        let mut pairs = Vec::new();
+        let named = [
+            ("mode", &self.mode),
+            ("players", &self.players),
+            ("scenario", &self.scenario),
+            ("attack-bonus", &self.attack_bonus),
+            ("king-value", &self.king_value),
+            ("decks", &self.decks),
+            ("draw-rules", &self.draw_rules),
+        ];
+        for (key, value) in named {
+            if let Some(value) = value {
+                pairs.push((key.to_owned(), value.clone()));
+            }
+        }
+        for item in &self.options {
+            let Some((key, value)) = item.split_once('=') else {
+                anyhow::bail!("option '{item}' is not KEY=VALUE");
+            };
+            pairs.push((key.trim().to_owned(), value.trim().to_owned()));
+        }
+        Ok(pairs)
+    }
+}

@@ -1,0 +1,177 @@
+//! The non-interactive subcommands.
+
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde_json::json;
+use tabula_core::{GameId, ToAct};
+use tabula_games::{AnyGame, is_implemented, option_specs};
+
+use crate::args::{Cli, Command, GameArgs, Notation};
+
+/// Runs one subcommand, writing its data to `out`.
+pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
+    match cli.command {
+        Command::Games { json } => games(json, out),
+        Command::New { game, json } => {
+            let g = load(&game, None)?;
+            if json {
+                writeln!(out, "{}", state_json(&g, &[]))?;
+            } else {
+                writeln!(out, "{}", g.to_text())?;
+            }
+            Ok(())
+        }
+        Command::Moves {
+            game,
+            position,
+            notation,
+            json,
+        } => {
+            let g = load(&game, position.as_deref())?;
+            let actions = g.legal_actions();
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&actions)?)?;
+            } else {
+                for a in &actions {
+                    let text = match notation {
+                        Notation::Game => &a.notation,
+                        Notation::Canonical => &a.canonical,
+                    };
+                    writeln!(out, "{text}")?;
+                }
+            }
+            Ok(())
+        }
+        Command::Apply {
+            game,
+            position,
+            moves,
+            json,
+        } => {
+            let mut g = load(&game, position.as_deref())?;
+            let mut played = Vec::new();
+            for (i, text) in moves.iter().enumerate() {
+                let shown = g
+                    .apply(text)
+                    .with_context(|| format!("action {} of {}", i + 1, moves.len()))?;
+                played.push(shown);
+            }
+            if json {
+                writeln!(out, "{}", state_json(&g, &played))?;
+            } else {
+                writeln!(out, "{}", g.to_text())?;
+                if let Some(outcome) = g.outcome() {
+                    writeln!(out, "{}", g.describe_outcome(&outcome))?;
+                }
+            }
+            Ok(())
+        }
+        Command::Perft {
+            game,
+            depth,
+            position,
+            divide,
+            json,
+        } => {
+            let g = load(&game, position.as_deref())?;
+            let start = Instant::now();
+            let (total, parts) = if divide {
+                let parts = g.divide(depth);
+                (parts.iter().map(|(_, n)| n).sum(), parts)
+            } else {
+                (g.perft(depth), Vec::new())
+            };
+            let secs = start.elapsed().as_secs_f64();
+            let nps = if secs > 0.0 { total as f64 / secs } else { 0.0 };
+            eprintln!(
+                "perft {} depth {depth}: {total} nodes in {secs:.3} s ({:.1} M nodes/s)",
+                g.id(),
+                nps / 1e6
+            );
+            if json {
+                let parts: Vec<_> = parts
+                    .iter()
+                    .map(|(a, n)| json!({ "action": a, "nodes": n }))
+                    .collect();
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "game": g.id(), "depth": depth, "nodes": total,
+                            "seconds": secs, "nodes_per_second": nps, "divide": parts })
+                )?;
+            } else {
+                for (action, n) in &parts {
+                    writeln!(out, "{action}: {n}")?;
+                }
+                writeln!(out, "{total}")?;
+            }
+            Ok(())
+        }
+        Command::Play {
+            game,
+            position,
+            computer,
+            seed,
+        } => {
+            let g = load(&game, position.as_deref())?;
+            crate::play::run(g, &computer, seed)
+        }
+    }
+}
+
+fn games(json: bool, out: &mut impl Write) -> Result<()> {
+    if json {
+        let list: Vec<_> = GameId::ALL
+            .iter()
+            .map(|id| {
+                json!({
+                    "id": id, "title": id.title(), "playable": is_implemented(*id),
+                    "options": option_specs(*id),
+                })
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::to_string(&list)?)?;
+    } else {
+        for id in GameId::ALL {
+            let status = if is_implemented(id) {
+                "playable"
+            } else {
+                "coming"
+            };
+            writeln!(out, "{:<9} {:<16} {status}", id.as_str(), id.title())?;
+        }
+    }
+    Ok(())
+}
+
+/// The game named on the command line, at its start or at `position`.
+pub fn load(args: &GameArgs, position: Option<&str>) -> Result<AnyGame> {
+    let options = args.option_pairs()?;
+    Ok(match position {
+        Some(text) => AnyGame::from_text(args.game, text, &options)?,
+        None => AnyGame::new(args.game, &options)?,
+    })
+}
+
+fn state_json(g: &AnyGame, played: &[tabula_games::ActionText]) -> serde_json::Value {
+    let outcome = g.outcome().map(|o| {
+        json!({ "winner": o.winner, "reason": o.reason, "description": g.describe_outcome(&o) })
+    });
+    let to_act = match g.to_act() {
+        ToAct::Player { player } => {
+            json!({ "kind": "player", "player": player, "name": g.player_name(player) })
+        }
+        ToAct::Chance => json!({ "kind": "chance" }),
+        ToAct::Over { .. } => json!({ "kind": "over" }),
+    };
+    json!({
+        "game": g.id(),
+        "position": g.to_text(),
+        "options": g.option_pairs().into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        "to_act": to_act,
+        "outcome": outcome,
+        "played": played,
+    })
+}

@@ -1,0 +1,254 @@
+//! Drawing boards in the terminal.
+
+use tabula_core::{Game, Viewer};
+use tabula_epoch::{Epoch, PieceKind};
+use tabula_games::AnyGame;
+use tabula_warrior::Warrior;
+
+/// The board of `game` as lines of text, with the side to move underneath.
+pub fn board(game: &AnyGame) -> String {
+    let mut text = match game {
+        AnyGame::Chess(_) => chess_board(&game.to_text()),
+        AnyGame::Epoch(g) => epoch_board(g),
+        AnyGame::Warrior(g) => warrior_board(g),
+    };
+    if let Some(player) = game.to_act().player() {
+        text.push_str(&format!("{} to move", game.player_name(player)));
+    }
+    text
+}
+
+/// An 8x8 board from the placement field of a FEN, White at the bottom.
+fn chess_board(fen: &str) -> String {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let mut out = String::new();
+    for (row, rank) in placement.split('/').enumerate() {
+        let rank_no = 8 - row;
+        out.push_str(&format!("{rank_no} "));
+        let mut file = 0;
+        for c in rank.chars() {
+            if let Some(n) = c.to_digit(10) {
+                for _ in 0..n {
+                    out.push_str(if (file + rank_no) % 2 == 1 {
+                        " ·"
+                    } else {
+                        "  "
+                    });
+                    file += 1;
+                }
+            } else {
+                out.push(' ');
+                out.push(glyph(c));
+                file += 1;
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("   a b c d e f g h\n");
+    out
+}
+
+fn glyph(c: char) -> char {
+    match c {
+        'K' => '♔',
+        'Q' => '♕',
+        'R' => '♖',
+        'B' => '♗',
+        'N' => '♘',
+        'P' => '♙',
+        'k' => '♚',
+        'q' => '♛',
+        'r' => '♜',
+        'b' => '♝',
+        'n' => '♞',
+        'p' => '♟',
+        other => other,
+    }
+}
+
+/// The 13x13 Epoch board, White at the bottom: each piece's letter (upper
+/// case White, lower case Black) followed by `+` when the command zone
+/// enhances it and `~` for a dormant Emperor.
+fn epoch_board(game: &Epoch) -> String {
+    const SIZE: usize = 13;
+    let view = game.view(Viewer::Public);
+    let mut cells = vec![[' '; 2]; SIZE * SIZE];
+    for piece in &view.pieces {
+        let (file, rank) = (piece.square.file() as usize, piece.square.rank() as usize);
+        let letter = piece.kind.letter();
+        let letter = match piece.color {
+            tabula_epoch::Color::White => letter,
+            tabula_epoch::Color::Black => letter.to_ascii_lowercase(),
+        };
+        let mark = if piece.dormant && piece.kind == PieceKind::Emperor {
+            '~'
+        } else if piece.enhanced {
+            '+'
+        } else {
+            ' '
+        };
+        if let Some(cell) = cells.get_mut(rank * SIZE + file) {
+            *cell = [letter, mark];
+        }
+    }
+    let mut out = String::new();
+    for rank in (0..SIZE).rev() {
+        out.push_str(&format!("{:>2} ", rank + 1));
+        for file in 0..SIZE {
+            let [letter, mark] = cells[rank * SIZE + file];
+            let letter = if letter == ' ' {
+                if (file + rank) % 2 == 0 { '·' } else { ' ' }
+            } else {
+                letter
+            };
+            out.push(' ');
+            out.push(letter);
+            out.push(mark);
+        }
+        out.push('\n');
+    }
+    out.push_str("    a  b  c  d  e  f  g  h  i  j  k  l  m\n");
+    out.push_str("   upper case White, lower case Black; + enhanced, ~ dormant Emperor\n");
+    out
+}
+
+/// The Warrior Chess board and table: each piece as army letter, `K` or `W`,
+/// its weapons (r Rook, n Knight, b Bishop, s Swords) and the Swords facing as
+/// an arrow; then captured stacks, each player's money and Reserve, the Bank,
+/// and the phase.
+fn warrior_board(game: &Warrior) -> String {
+    use tabula_warrior::{Facing, PieceKind as Kind};
+    const WIDTH: usize = 6;
+    let view = game.view(Viewer::Public);
+    let mut cells = vec![String::new(); 64];
+    let mut stacks = Vec::new();
+    for sq in &view.board {
+        let mut cell = String::new();
+        cell.push(sq.army.letter());
+        cell.push(match sq.kind {
+            Kind::King => 'K',
+            Kind::Warrior => 'W',
+        });
+        for w in &sq.weapons {
+            cell.push(w.letter().to_ascii_lowercase());
+        }
+        if let Some(f) = sq.facing {
+            cell.push(match f {
+                Facing::North => '↑',
+                Facing::East => '→',
+                Facing::South => '↓',
+                Facing::West => '←',
+            });
+        }
+        if sq.dropped_this_turn {
+            cell.push('°');
+        }
+        if !sq.stack.is_empty() {
+            cell.push('*');
+            let held: Vec<String> = view
+                .players
+                .iter()
+                .filter(|p| sq.stack.count(p.army) > 0)
+                .map(|p| format!("{} {}", sq.stack.count(p.army), p.name))
+                .collect();
+            stacks.push(format!("{} holds {}", sq.square, held.join(", ")));
+        }
+        if let Some(slot) = cells.get_mut(sq.square.index()) {
+            *slot = cell;
+        }
+    }
+    let mut out = String::new();
+    for rank in (0..8).rev() {
+        out.push_str(&format!("{} ", rank + 1));
+        for file in 0..8 {
+            let cell = &cells[rank * 8 + file];
+            let shown = if cell.is_empty() {
+                if (file + rank) % 2 == 0 { "·" } else { "" }.to_owned()
+            } else {
+                cell.clone()
+            };
+            out.push_str(&format!(" {shown:<WIDTH$}"));
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    }
+    out.push_str("   a      b      c      d      e      f      g      h\n");
+    out.push_str("   r Rook, n Knight, b Bishop, s Swords (arrow: facing), ° dropped this turn, * holds captured Warriors\n");
+    for line in stacks {
+        out.push_str(&format!("   {line}\n"));
+    }
+    for p in &view.players {
+        let r = p.reserve;
+        let weapons: Vec<String> = r.weapons.iter().map(|w| w.name().to_owned()).collect();
+        out.push_str(&format!(
+            "{:<7} {:>4}  income {}  Reserve: {} Warrior(s){}{}\n",
+            p.name,
+            p.money.to_string(),
+            p.income,
+            r.warriors,
+            if weapons.is_empty() { "" } else { ", " },
+            weapons.join(", ")
+        ));
+    }
+    for b in &view.bank {
+        out.push_str(&format!(
+            "Bank {:<7} {} Warrior(s); new {}; reissued {}\n",
+            b.army.name(),
+            b.new.warriors,
+            weapon_counts(b.new.weapons),
+            weapon_counts(b.reissued)
+        ));
+    }
+    out.push_str(&format!(
+        "Phase: {}; {} of {} turns without a drop or capture\n",
+        view.phase.word(),
+        view.no_progress,
+        view.fifty_moves_limit
+    ));
+    out
+}
+
+fn weapon_counts(w: tabula_warrior::Weapons) -> String {
+    use tabula_warrior::Weapon;
+    let parts: Vec<String> = Weapon::ALL
+        .into_iter()
+        .filter(|&k| w.count(k) > 0)
+        .map(|k| format!("{} {}", w.count(k), k.name()))
+        .collect();
+    if parts.is_empty() {
+        "none".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::GameId;
+
+    #[test]
+    fn the_start_position_draws_white_at_the_bottom() {
+        let board = chess_board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let lines: Vec<&str> = board.lines().collect();
+        assert_eq!(lines[0], "8  ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜");
+        assert_eq!(lines[7], "1  ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖");
+        assert_eq!(lines[8], "   a b c d e f g h");
+        // a1 is a dark square, shown with a dot when empty.
+        let empty = chess_board("8/8/8/8/8/8/8/8 w - - 0 1");
+        assert!(empty.lines().nth(7).unwrap().starts_with("1  ·"));
+    }
+
+    #[test]
+    fn the_epoch_board_marks_enhanced_pieces_and_the_dormant_emperor() {
+        let game = AnyGame::new(GameId::Epoch, &[]).unwrap();
+        let text = board(&game);
+        let lines: Vec<&str> = text.lines().collect();
+        // Rank 1 from a to m: Sentinel, Templar, Herald, Mage, Assassin,
+        // Emperor, Pope, Marshal, Assassin, Mage, Herald, Templar, Sentinel.
+        // The Marshal on h1 enhances what stands within four squares (d..l).
+        assert_eq!(lines[12], " 1  S  T  H  G+ A+ E~ P  M+ A+ G+ H+ T+ S ");
+        assert!(lines[0].starts_with("13  s  t  h  g+"), "{}", lines[0]);
+        assert!(text.ends_with("White to move"));
+    }
+}

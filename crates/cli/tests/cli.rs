@@ -1,0 +1,241 @@
+//! The command-line contract, exercised on the real binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .output()
+        .expect("the tabula binary runs")
+}
+
+fn tabula_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tabula binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Bad input: exit code 2, exactly one line on stderr, nothing on stdout.
+fn assert_bad_input(o: &Output, fragment: &str) {
+    assert_eq!(o.status.code(), Some(2), "stderr: {}", stderr(o));
+    let err = stderr(o);
+    assert_eq!(err.lines().count(), 1, "stderr was: {err}");
+    assert!(err.starts_with("tabula: "), "{err}");
+    assert!(err.contains(fragment), "expected '{fragment}' in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(stdout(o).is_empty(), "stdout: {}", stdout(o));
+}
+
+#[test]
+fn games_lists_every_game_and_which_can_be_played() {
+    let o = tabula(&["games"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 6);
+    assert!(text.lines().next().unwrap().starts_with("chess"));
+    assert!(text.contains("playable"));
+    let json: serde_json::Value =
+        serde_json::from_slice(&tabula(&["games", "--json"]).stdout).unwrap();
+    assert_eq!(json[0]["id"], "chess");
+    assert_eq!(json[0]["playable"], true);
+}
+
+#[test]
+fn new_prints_the_start_position() {
+    let o = tabula(&["new", "chess"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim_end(), START);
+    let json: serde_json::Value =
+        serde_json::from_slice(&tabula(&["new", "chess", "--json"]).stdout).unwrap();
+    assert_eq!(json["position"], START);
+    assert_eq!(json["to_act"]["name"], "White");
+}
+
+#[test]
+fn moves_prints_one_legal_move_per_line() {
+    let o = tabula(&["moves", "chess"]);
+    assert!(o.status.success());
+    let san: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert_eq!(san.len(), 20);
+    assert!(san.contains(&"Nf3".to_owned()) && san.contains(&"e4".to_owned()));
+    let uci = stdout(&tabula(&["moves", "chess", "--notation", "canonical"]));
+    assert!(uci.lines().any(|l| l == "g1f3"));
+    // Checkmated: no moves at all.
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let o = tabula(&["moves", "chess", "--position", mated]);
+    assert!(o.status.success());
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn apply_plays_moves_in_either_notation_and_reports_the_end() {
+    let o = tabula(&["apply", "chess", "e2e4", "e5", "Nf3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim_end(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    let o = tabula(&["apply", "chess", "f3", "e5", "g4", "Qh4#"]);
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1], "Black wins by checkmate");
+    let json: serde_json::Value = serde_json::from_slice(
+        &tabula(&["apply", "chess", "f3", "e5", "g4", "Qh4", "--json"]).stdout,
+    )
+    .unwrap();
+    assert_eq!(json["outcome"]["reason"], "checkmate");
+    assert_eq!(json["played"][3]["notation"], "Qh4#");
+}
+
+#[test]
+fn perft_prints_the_count_alone_on_the_last_line() {
+    let o = tabula(&["perft", "chess", "3"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("8902"));
+    assert!(stderr(&o).contains("nodes/s"));
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let o = tabula(&["perft", "chess", "2", "--position", kiwipete, "--divide"]);
+    let text = stdout(&o);
+    assert_eq!(text.lines().last(), Some("2039"));
+    assert_eq!(text.lines().count(), 48 + 1);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    assert_bad_input(&tabula(&["new", "go"]), "unknown game 'go'");
+    assert_bad_input(
+        &tabula(&[
+            "moves",
+            "chess",
+            "--position",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        ]),
+        "side to move",
+    );
+    assert_bad_input(&tabula(&["apply", "chess", "e4", "e4"]), "bad move 'e4'");
+    assert_bad_input(&tabula(&["apply", "chess", "Zz9"]), "bad move 'Zz9'");
+    assert_bad_input(
+        &tabula(&["new", "chess", "--mode", "fast"]),
+        "chess has no option 'mode'",
+    );
+    assert_bad_input(
+        &tabula(&["new", "chess", "--draw-rules", "never"]),
+        "draw-rules",
+    );
+    assert_bad_input(&tabula(&["perft", "chess", "deep"]), "invalid value 'deep'");
+    assert_bad_input(&tabula(&["moves"]), "GAME");
+    assert_bad_input(&tabula(&["new", "covenant"]), "not playable yet");
+}
+
+#[test]
+fn play_takes_moves_and_commands_from_the_terminal() {
+    let o = tabula_with_input(
+        &["play", "chess", "--computer", "none"],
+        "e4\nmoves\nNf9\nundo\nd4\nposition\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("♔"), "{text}");
+    assert!(text.contains("Black to move"));
+    assert!(text.contains("bad move 'Nf9'"), "{text}");
+    assert!(
+        text.contains("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_computer_plays_a_whole_game_to_a_result() {
+    let o = tabula_with_input(&["play", "chess", "--computer", "1,2", "--seed", "3"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Game over: "), "{text}");
+    // Same seed, same game.
+    let again = tabula_with_input(&["play", "chess", "--computer", "1,2", "--seed", "3"], "");
+    assert_eq!(stdout(&again), text);
+}
+
+#[test]
+fn play_ends_quietly_when_input_ends() {
+    let o = tabula_with_input(&["play", "chess"], "");
+    assert!(o.status.success());
+}
+
+#[test]
+fn epoch_works_through_the_same_commands() {
+    let start = stdout(&tabula(&["new", "epoch"]));
+    assert!(
+        start.starts_with("sthgaepmaghts/13/lllllllllllll/"),
+        "{start}"
+    );
+    let moves = stdout(&tabula(&["moves", "epoch"]));
+    assert_eq!(moves.lines().count(), 81);
+    assert!(moves.lines().any(|l| l == "Sa1-a2"), "{moves}");
+    assert_eq!(
+        stdout(&tabula(&["perft", "epoch", "2"])).lines().last(),
+        Some("6629")
+    );
+    assert_eq!(
+        stdout(&tabula(&["perft", "epoch", "2", "--option", "swap=off"]))
+            .lines()
+            .last(),
+        Some("6548")
+    );
+    let o = tabula(&["apply", "epoch", "g3g7", "f11f8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_bad_input(&tabula(&["apply", "epoch", "Sa1-a9"]), "bad move 'Sa1-a9'");
+    assert_bad_input(
+        &tabula(&["moves", "epoch", "--position", "13/13 w"]),
+        "bad position",
+    );
+    let o = tabula_with_input(&["play", "epoch", "--computer", "none"], "moves\nquit\n");
+    assert!(stdout(&o).contains("+ enhanced"));
+}
+
+#[test]
+fn warrior_works_through_the_same_commands_for_two_and_four_players() {
+    let start = stdout(&tabula(&["new", "warrior"]));
+    assert!(start.starts_with("3BK4/8/8/8/8/8/8/4RK3 R move"), "{start}");
+    assert_eq!(stdout(&tabula(&["moves", "warrior"])).lines().count(), 68);
+    assert_eq!(
+        stdout(&tabula(&["perft", "warrior", "2"])).lines().last(),
+        Some("4494")
+    );
+    let doubles = stdout(&tabula(&["new", "warrior", "--players", "4"]));
+    assert_ne!(doubles, start);
+    let o = tabula(&["apply", "warrior", "W@e4", "W@d5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_bad_input(&tabula(&["new", "warrior", "--players", "3"]), "players");
+    assert_bad_input(&tabula(&["apply", "warrior", "e4-e5"]), "bad move 'e4-e5'");
+    let o = tabula_with_input(
+        &["play", "warrior", "--players", "4", "--computer", "none"],
+        "W@e4\nquit\n",
+    );
+    let text = stdout(&o);
+    assert!(
+        text.contains("Bank Red") && text.contains("Yellow"),
+        "{text}"
+    );
+}

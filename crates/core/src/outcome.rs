@@ -1,0 +1,130 @@
+//! How a game ended.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Player, Seating, Team};
+
+/// Why a game ended. Games add reasons as their books need them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum EndReason {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move is not in check and has no legal move.
+    Stalemate,
+    /// A position occurred the number of times the rules allow.
+    Repetition,
+    /// The no-progress limit (chess: fifty moves without a capture or pawn move).
+    NoProgress,
+    /// Neither side can possibly checkmate.
+    InsufficientMaterial,
+    /// A player claimed a draw the rules allowed them to claim.
+    DrawClaimed,
+    /// The players agreed.
+    Agreement,
+    /// A player resigned.
+    Resignation,
+    /// A King (or the piece the book names) was captured.
+    KingCaptured,
+    /// A player ran out of time.
+    Timeout,
+    /// Scored by points at the end (mini-games, tie-breaks).
+    Points,
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Repetition => "repetition",
+            EndReason::NoProgress => "no-progress limit",
+            EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::DrawClaimed => "draw claimed",
+            EndReason::Agreement => "agreement",
+            EndReason::Resignation => "resignation",
+            EndReason::KingCaptured => "king captured",
+            EndReason::Timeout => "timeout",
+            EndReason::Points => "points",
+        })
+    }
+}
+
+/// What one player (or team) got out of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameResult {
+    /// Won.
+    Win,
+    /// Drew.
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+impl GameResult {
+    /// The conventional score: 1, ½ or 0.
+    pub fn score(self) -> f64 {
+        match self {
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
+        }
+    }
+}
+
+/// The end of a game: the winning team (none for a draw) and the reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The team that won, or `None` for a draw.
+    pub winner: Option<Team>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// A win for `team`.
+    pub const fn win(team: Team, reason: EndReason) -> Self {
+        Outcome {
+            winner: Some(team),
+            reason,
+        }
+    }
+
+    /// A draw.
+    pub const fn draw(reason: EndReason) -> Self {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+
+    /// The result for one team.
+    pub fn result_for_team(&self, team: Team) -> GameResult {
+        match self.winner {
+            None => GameResult::Draw,
+            Some(w) if w == team => GameResult::Win,
+            Some(_) => GameResult::Loss,
+        }
+    }
+
+    /// The result for each seated player, in seat order.
+    pub fn results(&self, seating: &Seating) -> Vec<(Player, GameResult)> {
+        seating
+            .players()
+            .filter_map(|p| seating.team(p).map(|t| (p, self.result_for_team(t))))
+            .collect()
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(team) => write!(f, "team {} wins by {}", team.0 + 1, self.reason),
+            None => write!(f, "draw by {}", self.reason),
+        }
+    }
+}

@@ -1,0 +1,569 @@
+//! [`Epoch`]: the [`tabula_core::Game`] of Chess 13: Epoch.
+
+use serde::{Deserialize, Serialize};
+use tabula_core::{
+    EndReason, Game, GameId, OptionError, OptionSpec, Options, Outcome, Player, Seating, Team,
+    ToAct, Viewer,
+};
+use thiserror::Error;
+
+use crate::moves::{Move, MoveParseError, Wing, take_slot, take_square};
+use crate::position::Position;
+use crate::text::{PositionError, SwapState, parse_text, write_text};
+use crate::types::{Color, PieceKind, Square};
+
+/// The options of Chess 13: Epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EpochOptions {
+    /// Whether Black may take White's side on its first turn (the book's swap rule).
+    pub swap: bool,
+}
+
+impl Default for EpochOptions {
+    fn default() -> Self {
+        EpochOptions { swap: true }
+    }
+}
+
+const SPECS: &[OptionSpec] = &[OptionSpec {
+    key: "swap",
+    values: "on|off",
+    default: "on",
+    help: "Black may take White's side instead of its first move (the book's swap rule)",
+}];
+
+impl Options for EpochOptions {
+    fn specs() -> &'static [OptionSpec] {
+        SPECS
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        match key {
+            "swap" => {
+                self.swap = match value {
+                    "on" | "true" | "yes" => true,
+                    "off" | "false" | "no" => false,
+                    _ => {
+                        return Err(OptionError::BadValue {
+                            key: key.to_owned(),
+                            value: value.to_owned(),
+                            expected: "on|off",
+                        });
+                    }
+                };
+                Ok(())
+            }
+            _ => Err(Self::unknown_key("epoch", key)),
+        }
+    }
+
+    fn to_pairs(&self) -> Vec<(String, String)> {
+        if self.swap {
+            Vec::new()
+        } else {
+            vec![("swap".to_owned(), "off".to_owned())]
+        }
+    }
+}
+
+/// Why an action cannot be parsed or played.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ActionError {
+    /// The text is not in any notation this game reads.
+    #[error("cannot read '{text}' as a move: {reason}")]
+    Unreadable {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The move is well formed but not legal here.
+    #[error("'{0}' is not a legal move here")]
+    Illegal(String),
+    /// The text fits several legal moves.
+    #[error("'{text}' could be any of: {candidates}")]
+    Ambiguous {
+        /// The text given.
+        text: String,
+        /// The moves it fits, canonical form, comma-separated.
+        candidates: String,
+    },
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+}
+
+impl From<MoveParseError> for ActionError {
+    fn from(e: MoveParseError) -> Self {
+        ActionError::Unreadable {
+            text: e.text,
+            reason: e.reason.to_owned(),
+        }
+    }
+}
+
+/// A game of Chess 13: Epoch: the position, the swap state and the
+/// repetition history since the last progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Epoch {
+    pos: Position,
+    options: EpochOptions,
+    swap: SwapState,
+    /// Repetition keys since the last progress, the current position last.
+    history: Vec<u64>,
+    outcome: Option<Outcome>,
+}
+
+/// One piece as a viewer sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ViewPiece {
+    /// Its square.
+    pub square: Square,
+    /// Its side.
+    pub color: Color,
+    /// Its kind.
+    pub kind: PieceKind,
+    /// Whether the command zone enhances it (Pope and Emperor: always false).
+    pub enhanced: bool,
+    /// Whether it is a dormant Emperor.
+    pub dormant: bool,
+}
+
+/// What a viewer sees: the whole state (Epoch hides nothing).
+#[derive(Debug, Clone, Serialize)]
+pub struct EpochView {
+    /// The position text.
+    pub position: String,
+    /// Every piece.
+    pub pieces: Vec<ViewPiece>,
+    /// The side to move.
+    pub side_to_move: Color,
+    /// Who decides next.
+    pub to_act: ToAct,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// The side to move holds the riposte right.
+    pub riposte: bool,
+    /// The en passant target.
+    pub en_passant: Option<Square>,
+    /// Plies without progress, and the limit in plies.
+    pub no_progress: (u16, u32),
+    /// The full-move number.
+    pub move_number: u16,
+    /// Whether Black may still swap.
+    pub swap_available: bool,
+    /// Whether the players have swapped sides (player 1 plays Black... or White).
+    pub swapped: bool,
+    /// Open promotion places: (colour, kind, file letter, count).
+    pub slots: Vec<(Color, PieceKind, char, u8)>,
+}
+
+/// The no-progress limit in plies: 2 x (60 + 2 x (52 - pieces)) full turns.
+pub fn no_progress_limit(pieces: usize) -> u32 {
+    let turns = 60i64 + 2 * (52 - pieces as i64);
+    (turns.max(1) * 2) as u32
+}
+
+impl Epoch {
+    /// The position (board and rights).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The colour `player` plays.
+    pub fn color_of(&self, player: Player) -> Color {
+        let white = if self.swap.swapped { 1 } else { 0 };
+        if player.0 == white {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The player playing `color`.
+    pub fn player_of(&self, color: Color) -> Player {
+        Player((color.index() as u8) ^ u8::from(self.swap.swapped))
+    }
+
+    fn team_of(&self, color: Color) -> Team {
+        Team(self.player_of(color).0)
+    }
+
+    /// Whether the swap is offered now.
+    pub fn swap_offered(&self) -> bool {
+        self.options.swap
+            && self.swap.right
+            && self.pos.side == Color::Black
+            && self.pos.fullmove == 1
+    }
+
+    /// The outcome, if the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Reads the results after a move (or a loaded text), in the order of
+    /// the public app: mate and the no-legal-move win, the no-progress draw,
+    /// the repetition loss, bare Popes.
+    fn compute_outcome(&self) -> Option<Outcome> {
+        let stm = self.pos.side;
+        if !self.pos.has_legal_move() {
+            return Some(if self.pos.in_check() {
+                Outcome::win(self.team_of(!stm), EndReason::Checkmate)
+            } else {
+                Outcome::win(self.team_of(stm), EndReason::Stalemate)
+            });
+        }
+        let pieces = self.pos.piece_count();
+        if u32::from(self.pos.halfmoves) >= no_progress_limit(pieces) {
+            return Some(Outcome::draw(EndReason::NoProgress));
+        }
+        let key = self
+            .history
+            .last()
+            .copied()
+            .unwrap_or_else(|| self.pos.key());
+        if self.history.iter().filter(|&&k| k == key).count() >= 3 {
+            // The move that made it happen loses: the side now to move wins.
+            return Some(Outcome::win(self.team_of(stm), EndReason::Repetition));
+        }
+        if pieces == 2 {
+            return Some(Outcome::draw(EndReason::InsufficientMaterial));
+        }
+        None
+    }
+
+    /// The long algebraic notation of the public app for `mv` played here.
+    pub fn notation(&self, mv: &Move) -> String {
+        let letter = |sq: Square| -> String {
+            match self.pos.piece_at(sq) {
+                Some(p) if p.kind != PieceKind::Legionary => p.kind.letter().to_string(),
+                _ => String::new(),
+            }
+        };
+        match *mv {
+            Move::Quiet { from, to } => format!("{}{from}-{to}", letter(from)),
+            Move::Capture { from, to }
+            | Move::AssassinCapture { from, to, .. }
+            | Move::EnPassant { from, to } => format!("{}{from}x{to}", letter(from)),
+            Move::Blast { at } => format!("G{at}x{at}"),
+            Move::Promotion {
+                from,
+                to,
+                capture,
+                slot,
+            } => {
+                let sep = if capture { 'x' } else { '-' };
+                format!("{from}{sep}{to}={}", self.slot_text(mv, slot))
+            }
+            Move::Trade { at, slot } => format!("{at}-{at}={}", self.slot_text(mv, slot)),
+            Move::Castle {
+                wing: Wing::Marshal,
+            } => "O-O".to_owned(),
+            Move::Castle {
+                wing: Wing::Emperor,
+            } => "O-O-O".to_owned(),
+            Move::Swap => "swap".to_owned(),
+        }
+    }
+
+    /// `S`, or `Sc` when another legal trade of the same Legionary takes the
+    /// same kind from a different file.
+    fn slot_text(&self, mv: &Move, slot: crate::moves::Slot) -> String {
+        let mut legal = Vec::new();
+        self.pos.legal_moves(&mut legal);
+        let same = |m: &Move| m.from() == mv.from() && m.to() == mv.to();
+        let ambiguous = legal.iter().any(|m| {
+            same(m)
+                && match *m {
+                    Move::Promotion { slot: s, .. } | Move::Trade { slot: s, .. } => {
+                        s.kind == slot.kind && s.file != slot.file
+                    }
+                    _ => false,
+                }
+        });
+        if ambiguous {
+            slot.to_string()
+        } else {
+            slot.kind.letter().to_string()
+        }
+    }
+
+    fn all_legal(&self) -> Vec<Move> {
+        let mut v = Vec::new();
+        self.legal_actions(&mut v);
+        v
+    }
+}
+
+impl Game for Epoch {
+    type Action = Move;
+    type Options = EpochOptions;
+    type View = EpochView;
+    type ActionError = ActionError;
+    type PositionError = PositionError;
+
+    const ID: GameId = GameId::Epoch;
+
+    fn new(options: &EpochOptions) -> Self {
+        let pos = Position::start();
+        Epoch {
+            history: vec![pos.key()],
+            pos,
+            options: *options,
+            swap: SwapState {
+                right: true,
+                swapped: false,
+            },
+            outcome: None,
+        }
+    }
+
+    fn options(&self) -> &EpochOptions {
+        &self.options
+    }
+
+    fn seating(&self) -> Seating {
+        Seating::two_players()
+    }
+
+    fn to_act(&self) -> ToAct {
+        match self.outcome {
+            Some(outcome) => ToAct::Over { outcome },
+            None => ToAct::Player {
+                player: self.player_of(self.pos.side),
+            },
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        self.pos.legal_moves(out);
+        if self.swap_offered() {
+            out.push(Move::Swap);
+        }
+    }
+
+    fn apply(&mut self, action: &Move) -> Result<(), ActionError> {
+        if self.outcome.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        if !self.all_legal().contains(action) {
+            return Err(ActionError::Illegal(action.to_string()));
+        }
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    fn apply_unchecked(&mut self, action: &Move) {
+        if *action == Move::Swap {
+            self.swap = SwapState {
+                right: false,
+                swapped: !self.swap.swapped,
+            };
+            return;
+        }
+        if self.pos.side == Color::Black {
+            self.swap.right = false;
+        }
+        let effect = self.pos.make(*action);
+        if effect.progress {
+            self.history.clear();
+        }
+        self.history.push(self.pos.key());
+        self.outcome = self.compute_outcome();
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Move, ActionError> {
+        if self.outcome.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        let legal = self.all_legal();
+        let t = text.trim();
+        if let Ok(m) = t.parse::<Move>()
+            && legal.contains(&m)
+        {
+            return Ok(m);
+        }
+        let unreadable = |reason: &str| ActionError::Unreadable {
+            text: t.to_owned(),
+            reason: reason.to_owned(),
+        };
+        // Loose forms: optional piece letter, from, '-' or 'x', to, '=K[f]',
+        // '^', '+', '#' and 'ep' ignored.
+        let cleaned: String = t
+            .chars()
+            .filter(|c| !matches!(c, '^' | '+' | '#' | '!' | '?'))
+            .collect();
+        match cleaned.as_str() {
+            "0-0" | "O-O" => {
+                return self.pick(t, &legal, |m| {
+                    *m == Move::Castle {
+                        wing: Wing::Marshal,
+                    }
+                });
+            }
+            "0-0-0" | "O-O-O" => {
+                return self.pick(t, &legal, |m| {
+                    *m == Move::Castle {
+                        wing: Wing::Emperor,
+                    }
+                });
+            }
+            "swap" | "Swap" | "SWAP" => return self.pick(t, &legal, |m| *m == Move::Swap),
+            _ => {}
+        }
+        let mut rest = cleaned.as_str();
+        let mut kind = None;
+        if let Some(c) = rest.chars().next()
+            && c.is_ascii_uppercase()
+        {
+            kind =
+                Some(PieceKind::from_letter(c).ok_or_else(|| unreadable("unknown piece letter"))?);
+            rest = &rest[1..];
+        }
+        let (from, r) = take_square(rest).ok_or_else(|| unreadable("expected a start square"))?;
+        rest = r;
+        let mut to = None;
+        if let Some(r) = rest.strip_prefix(['-', 'x']) {
+            rest = r;
+        }
+        if let Some((sq, r)) = take_square(rest) {
+            to = Some(sq);
+            rest = r;
+        }
+        let rest = rest
+            .strip_suffix("ep")
+            .or(rest.strip_suffix("e.p."))
+            .unwrap_or(rest);
+        let mut promo = None;
+        if !rest.is_empty() {
+            let (k, f, r) =
+                take_slot(rest).ok_or_else(|| unreadable("unexpected trailing text"))?;
+            if !r.is_empty() {
+                return Err(unreadable("unexpected trailing text"));
+            }
+            promo = Some((k, f));
+        }
+        let to = to.unwrap_or(from);
+        let mover = self.pos.piece_at(from).map(|p| p.kind);
+        if kind.is_some() && kind != mover && kind != Some(PieceKind::Legionary) {
+            return Err(ActionError::Illegal(t.to_owned()));
+        }
+        self.pick(t, &legal, |m| {
+            let (mf, mt) = match *m {
+                Move::Castle { wing } => {
+                    let rank = self.pos.side.back_rank();
+                    let pt = if wing == Wing::Marshal { 9 } else { 3 };
+                    (Square::new(6, rank), Square::new(pt, rank))
+                }
+                _ => (m.from(), m.to()),
+            };
+            if mf != Some(from) || mt != Some(to) {
+                return false;
+            }
+            match (*m, promo) {
+                (Move::Promotion { slot, .. } | Move::Trade { slot, .. }, Some((k, f))) => {
+                    slot.kind == k && f.is_none_or(|f| f == slot.file)
+                }
+                (_, Some(_)) => false,
+                _ => true,
+            }
+        })
+    }
+
+    fn action_notation(&self, action: &Move) -> String {
+        self.notation(action)
+    }
+
+    fn to_text(&self) -> String {
+        let earlier = &self.history[..self.history.len().saturating_sub(1)];
+        write_text(&self.pos, self.swap, earlier)
+    }
+
+    fn from_text(text: &str, options: &EpochOptions) -> Result<Self, PositionError> {
+        let parsed = parse_text(text)?;
+        let mut history = parsed.earlier;
+        history.push(parsed.pos.key());
+        let mut game = Epoch {
+            pos: parsed.pos,
+            options: *options,
+            swap: parsed.swap,
+            history,
+            outcome: None,
+        };
+        game.outcome = game.compute_outcome();
+        Ok(game)
+    }
+
+    fn view(&self, _viewer: Viewer) -> EpochView {
+        let pos = &self.pos;
+        let pieces = Square::all()
+            .filter_map(|sq| {
+                pos.piece_at(sq).map(|p| ViewPiece {
+                    square: sq,
+                    color: p.color,
+                    kind: p.kind,
+                    enhanced: !matches!(p.kind, PieceKind::Pope | PieceKind::Emperor)
+                        && pos.enhanced(p.color, sq),
+                    dormant: p.kind == PieceKind::Emperor && !pos.emperor_awake(p.color),
+                })
+            })
+            .collect();
+        let mut slots = Vec::new();
+        for color in Color::BOTH {
+            for (slot, n) in pos.slots(color) {
+                slots.push((color, slot.kind, (b'a' + slot.file) as char, n));
+            }
+        }
+        EpochView {
+            position: self.to_text(),
+            pieces,
+            side_to_move: pos.side,
+            to_act: self.to_act(),
+            in_check: pos.in_check(),
+            riposte: pos.riposte(),
+            en_passant: pos.en_passant(),
+            no_progress: (pos.halfmoves(), no_progress_limit(pos.piece_count())),
+            move_number: pos.fullmove,
+            swap_available: self.swap_offered(),
+            swapped: self.swap.swapped,
+            slots,
+        }
+    }
+
+    fn player_name(&self, player: Player) -> String {
+        self.color_of(player).to_string()
+    }
+
+    fn team_name(&self, team: Team) -> String {
+        self.color_of(Player(team.0)).to_string()
+    }
+}
+
+impl Epoch {
+    fn pick(
+        &self,
+        text: &str,
+        legal: &[Move],
+        fits: impl Fn(&Move) -> bool,
+    ) -> Result<Move, ActionError> {
+        let found: Vec<Move> = legal.iter().copied().filter(|m| fits(m)).collect();
+        match found.as_slice() {
+            [] => Err(ActionError::Illegal(text.to_owned())),
+            [one] => Ok(*one),
+            many => Err(ActionError::Ambiguous {
+                text: text.to_owned(),
+                candidates: many
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+}

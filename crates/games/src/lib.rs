@@ -1,0 +1,338 @@
+//! Every tabula game behind one enum, [`AnyGame`], for the code that picks a
+//! game at run time: the command line, the store and the server.
+//!
+//! Actions and positions cross this boundary as text in each game's own
+//! notation, and views as JSON; computer players stay generic over
+//! [`tabula_core::Game`] and never come through here.
+//!
+//! ```
+//! use tabula_core::GameId;
+//! use tabula_games::AnyGame;
+//!
+//! let mut game = AnyGame::new(GameId::Chess, &[]).unwrap();
+//! assert_eq!(game.legal_actions().len(), 20);
+//! game.apply("e4").unwrap();
+//! assert!(game.to_text().starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
+//! ```
+
+use std::error::Error as StdError;
+
+use serde::Serialize;
+use tabula_core::{
+    ChanceModel, Game, GameId, GameRng, OptionError, OptionSpec, Options, Outcome, Player,
+    Probability, Seating, ToAct, UnknownGame, Viewer,
+};
+use thiserror::Error;
+
+pub use tabula_chess::Chess;
+pub use tabula_epoch::Epoch;
+pub use tabula_warrior::Warrior;
+
+/// A game of any kind, chosen at run time.
+///
+/// Variants differ in size (an Epoch state is several times a chess state);
+/// front ends hold one `AnyGame` per table, so boxing would only add an
+/// indirection to every call.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
+pub enum AnyGame {
+    /// Standard chess.
+    Chess(Chess),
+    /// Chess 13: Epoch.
+    Epoch(Epoch),
+    /// Warrior Chess.
+    Warrior(Warrior),
+}
+
+/// Runs `$body` with `$g` bound to the concrete game inside `$self`.
+macro_rules! dispatch {
+    ($self:expr, $g:ident => $body:expr) => {
+        match $self {
+            AnyGame::Chess($g) => $body,
+            AnyGame::Epoch($g) => $body,
+            AnyGame::Warrior($g) => $body,
+        }
+    };
+}
+
+/// Calls a generic function with the concrete game type for `$id`, or returns
+/// [`AnyError::NotImplemented`].
+macro_rules! by_id {
+    ($id:expr, $G:ident => $body:expr) => {
+        match $id {
+            GameId::Chess => {
+                type $G = Chess;
+                $body
+            }
+            GameId::Epoch => {
+                type $G = Epoch;
+                $body
+            }
+            GameId::Warrior => {
+                type $G = Warrior;
+                $body
+            }
+            other => Err(AnyError::NotImplemented(other)),
+        }
+    };
+}
+
+/// What went wrong, for a front end to show in one line.
+#[derive(Debug, Error)]
+pub enum AnyError {
+    /// No game has this id.
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    /// The game is announced but its rules engine has not landed yet.
+    #[error("{0} is not playable yet: its rules engine has not landed")]
+    NotImplemented(GameId),
+    /// An option was unknown or had a bad value.
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    /// The position text was refused.
+    #[error("bad position: {0}")]
+    Position(#[source] Box<dyn StdError + Send + Sync>),
+    /// The action could not be parsed or is not legal here.
+    #[error("bad move '{text}': {source}")]
+    Action {
+        /// The text given.
+        text: String,
+        /// Why it was refused.
+        #[source]
+        source: Box<dyn StdError + Send + Sync>,
+    },
+}
+
+/// An action in both its forms.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActionText {
+    /// The game's notation for move lists and records (chess: SAN).
+    pub notation: String,
+    /// The context-free canonical form (chess: UCI).
+    pub canonical: String,
+}
+
+impl ActionText {
+    fn of<G: Game>(game: &G, action: &G::Action) -> Self {
+        ActionText {
+            notation: game.action_notation(action),
+            canonical: action.to_string(),
+        }
+    }
+}
+
+/// Whether a game's rules engine is available.
+pub fn is_implemented(id: GameId) -> bool {
+    matches!(id, GameId::Chess | GameId::Epoch | GameId::Warrior)
+}
+
+/// The options a game takes (empty for games not yet implemented).
+pub fn option_specs(id: GameId) -> &'static [OptionSpec] {
+    match id {
+        GameId::Chess => <<Chess as Game>::Options as Options>::specs(),
+        GameId::Epoch => <<Epoch as Game>::Options as Options>::specs(),
+        GameId::Warrior => <<Warrior as Game>::Options as Options>::specs(),
+        _ => &[],
+    }
+}
+
+fn options_from<G: Game>(pairs: &[(String, String)]) -> Result<G::Options, AnyError> {
+    let mut options = G::Options::default();
+    for (key, value) in pairs {
+        options.set(key, value)?;
+    }
+    Ok(options)
+}
+
+fn parse<G: Game>(game: &G, text: &str) -> Result<G::Action, AnyError> {
+    game.parse_action(text).map_err(|e| AnyError::Action {
+        text: text.to_owned(),
+        source: Box::new(e),
+    })
+}
+
+impl AnyGame {
+    /// A new game with options given as `(key, value)` text pairs.
+    pub fn new(id: GameId, options: &[(String, String)]) -> Result<Self, AnyError> {
+        by_id!(id, G => Ok(Self::from(G::new(&options_from::<G>(options)?))))
+    }
+
+    /// A game from its position text.
+    pub fn from_text(
+        id: GameId,
+        text: &str,
+        options: &[(String, String)],
+    ) -> Result<Self, AnyError> {
+        by_id!(id, G => {
+            let options = options_from::<G>(options)?;
+            G::from_text(text, &options)
+                .map(Self::from)
+                .map_err(|e| AnyError::Position(Box::new(e)))
+        })
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> GameId {
+        dispatch!(self, g => type_id_of(g))
+    }
+
+    /// Who decides next.
+    pub fn to_act(&self) -> ToAct {
+        dispatch!(self, g => g.to_act())
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.to_act().outcome()
+    }
+
+    /// Who sits at the table.
+    pub fn seating(&self) -> Seating {
+        dispatch!(self, g => g.seating())
+    }
+
+    /// How a player is called ("White").
+    pub fn player_name(&self, player: Player) -> String {
+        dispatch!(self, g => g.player_name(player))
+    }
+
+    /// A sentence for the outcome ("Black wins by checkmate").
+    pub fn describe_outcome(&self, outcome: &Outcome) -> String {
+        dispatch!(self, g => g.describe_outcome(outcome))
+    }
+
+    /// Every legal action of the player to act, in the game's order.
+    pub fn legal_actions(&self) -> Vec<ActionText> {
+        dispatch!(self, g => {
+            let mut actions = Vec::new();
+            g.legal_actions(&mut actions);
+            actions.iter().map(|a| ActionText::of(g, a)).collect()
+        })
+    }
+
+    /// The outcomes of the current chance node with their probabilities
+    /// (`None` when chance does not decide now or its outcomes are sampled).
+    pub fn chance_outcomes(&self) -> Option<Vec<(ActionText, Probability)>> {
+        dispatch!(self, g => match g.chance() {
+            ChanceModel::Exact(list) => Some(
+                list.iter().map(|(a, p)| (ActionText::of(g, a), *p)).collect(),
+            ),
+            ChanceModel::Sampled | ChanceModel::NotChance => None,
+        })
+    }
+
+    /// Draws the current chance node's outcome from `rng` (not applied).
+    pub fn sample_chance(&self, rng: &mut GameRng) -> Option<ActionText> {
+        dispatch!(self, g => g.sample_chance(rng).map(|a| ActionText::of(g, &a)))
+    }
+
+    /// Parses an action in any notation the game accepts and checks that it is
+    /// legal now, without playing it.
+    pub fn parse_action(&self, text: &str) -> Result<ActionText, AnyError> {
+        dispatch!(self, g => parse(g, text).map(|a| ActionText::of(g, &a)))
+    }
+
+    /// Plays an action given as text; on error nothing changes.
+    pub fn apply(&mut self, text: &str) -> Result<ActionText, AnyError> {
+        dispatch!(self, g => {
+            let action = parse(g, text)?;
+            let shown = ActionText::of(g, &action);
+            g.apply(&action).map_err(|e| AnyError::Action {
+                text: text.to_owned(),
+                source: Box::new(e),
+            })?;
+            Ok(shown)
+        })
+    }
+
+    /// The one-line position text.
+    pub fn to_text(&self) -> String {
+        dispatch!(self, g => g.to_text())
+    }
+
+    /// What `viewer` may see, as JSON.
+    pub fn view(&self, viewer: Viewer) -> serde_json::Value {
+        dispatch!(self, g => serde_json::to_value(g.view(viewer)).unwrap_or_else(|e| {
+            serde_json::json!({ "error": e.to_string() })
+        }))
+    }
+
+    /// The options in force, as `(key, value)` pairs that differ from the default.
+    pub fn option_pairs(&self) -> Vec<(String, String)> {
+        dispatch!(self, g => g.options().to_pairs())
+    }
+
+    /// The perft count at `depth`.
+    pub fn perft(&self, depth: u32) -> u64 {
+        dispatch!(self, g => g.perft(depth))
+    }
+
+    /// Perft split by first action.
+    pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        dispatch!(self, g => tabula_core::perft::divide(g, depth))
+    }
+}
+
+fn type_id_of<G: Game>(_: &G) -> GameId {
+    G::ID
+}
+
+impl From<Chess> for AnyGame {
+    fn from(game: Chess) -> Self {
+        AnyGame::Chess(game)
+    }
+}
+
+impl From<Epoch> for AnyGame {
+    fn from(game: Epoch) -> Self {
+        AnyGame::Epoch(game)
+    }
+}
+
+impl From<Warrior> for AnyGame {
+    fn from(game: Warrior) -> Self {
+        AnyGame::Warrior(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unimplemented_and_unknown_games_are_clear_errors() {
+        let err = AnyGame::new(GameId::Covenant, &[]).unwrap_err();
+        assert!(err.to_string().contains("covenant is not playable yet"));
+        let err =
+            AnyGame::new(GameId::Chess, &[("no-such".to_owned(), "1".to_owned())]).unwrap_err();
+        assert!(
+            err.to_string().contains("chess has no option 'no-such'"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn epoch_is_reachable_by_id_and_text() {
+        let mut game = AnyGame::new(GameId::Epoch, &[]).unwrap();
+        assert_eq!(game.id(), GameId::Epoch);
+        assert_eq!(game.legal_actions().len(), 81);
+        let start = game.to_text();
+        let first = game.legal_actions()[0].canonical.clone();
+        game.apply(&first).unwrap();
+        assert_ne!(game.to_text(), start);
+        let again = AnyGame::from_text(GameId::Epoch, &game.to_text(), &[]).unwrap();
+        assert_eq!(again.to_text(), game.to_text());
+        assert!(AnyGame::new(GameId::Epoch, &[("swap".into(), "off".into())]).is_ok());
+    }
+
+    #[test]
+    fn a_bad_move_leaves_the_game_unchanged() {
+        let mut game = AnyGame::new(GameId::Chess, &[]).unwrap();
+        let before = game.to_text();
+        let err = game.apply("e5").unwrap_err();
+        assert!(err.to_string().starts_with("bad move 'e5'"), "{err}");
+        assert_eq!(game.to_text(), before);
+        let err = AnyGame::from_text(GameId::Chess, "not a fen", &[]).unwrap_err();
+        assert!(err.to_string().starts_with("bad position"), "{err}");
+    }
+}
