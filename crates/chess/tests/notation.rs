@@ -305,3 +305,51 @@ fn uci_parses_and_formats() {
         })
     );
 }
+
+mod fuzz {
+    use proptest::prelude::*;
+    use tabula_chess::{Position, START_FEN};
+
+    /// Text shaped like FEN: a mix of the characters FEN uses and any others.
+    fn fenish() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                4 => prop::sample::select(
+                    "pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0123456789".chars().collect::<Vec<_>>()
+                ),
+                1 => any::<char>(),
+            ],
+            0..90,
+        )
+        .prop_map(|cs| cs.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Any text: FEN parsing errs or succeeds, never panics, and what it
+        /// accepts prints back to a FEN that parses to the same position.
+        #[test]
+        fn fen_parsing_never_panics(text in fenish()) {
+            if let Ok(pos) = Position::from_fen(&text) {
+                let again = Position::from_fen(&pos.fen()).expect("printed FEN parses");
+                prop_assert_eq!(again.fen(), pos.fen());
+            }
+        }
+
+        /// Any text as a move, in SAN or UCI, in a few positions: an error or
+        /// a legal move, never a panic.
+        #[test]
+        fn move_parsing_never_panics(text in "[a-hKQRBNPOo0x=+#1-8-]{0,8}|\\PC{0,8}") {
+            for fen in [START_FEN, "r3k2r/8/8/3pP3/8/8/1p4P1/R3K2R w KQkq d6 0 1"] {
+                let pos = Position::from_fen(fen).unwrap();
+                if let Ok(m) = pos.parse_san(&text) {
+                    prop_assert!(pos.is_legal(m));
+                }
+                if let Ok(m) = pos.parse_uci(&text) {
+                    prop_assert!(pos.is_legal(m));
+                }
+            }
+        }
+    }
+}
