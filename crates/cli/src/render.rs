@@ -1,6 +1,7 @@
 //! Drawing boards in the terminal.
 
 use tabula_core::{Game, Viewer};
+use tabula_covenant::Covenant;
 use tabula_epoch::{Epoch, PieceKind};
 use tabula_games::AnyGame;
 use tabula_warrior::Warrior;
@@ -11,6 +12,7 @@ pub fn board(game: &AnyGame) -> String {
         AnyGame::Chess(_) => chess_board(&game.to_text()),
         AnyGame::Epoch(g) => epoch_board(g),
         AnyGame::Warrior(g) => warrior_board(g),
+        AnyGame::Covenant(g) => covenant_field(g),
     };
     if let Some(player) = game.to_act().player() {
         text.push_str(&format!("{} to move", game.player_name(player)));
@@ -208,6 +210,106 @@ fn warrior_board(game: &Warrior) -> String {
     out
 }
 
+/// The Covenant hex field, flat-top, odd columns half a hex higher, row 1
+/// (Gold's edge) at the bottom. A piece shows its code (upper case Gold,
+/// lower case Blue) and its Blood; an empty hex its land (`.` open, `f`
+/// forest, `h` hill, `d` desert), with `*` on a Holy City's marked hex and
+/// `+` on the six around it. Below: Grails, round, and the active piece's
+/// reachable hexes and targets.
+fn covenant_field(game: &Covenant) -> String {
+    const PITCH: usize = 5;
+    let view = game.view(Viewer::Public);
+    let (width, height) = (usize::from(view.width), usize::from(view.height));
+    let mut cells = vec![String::new(); width * height];
+    for h in &view.hexes {
+        let mut cell = String::new();
+        cell.push(h.terrain.token());
+        if view.cities.contains(&h.hex) {
+            cell.push('*');
+        } else if h.city.is_some() {
+            cell.push('+');
+        }
+        if let Some(c) = cells.get_mut(usize::from(h.hex.row) * width + usize::from(h.hex.col)) {
+            *c = cell;
+        }
+    }
+    for p in &view.pieces {
+        let code = match p.side {
+            tabula_covenant::Side::Gold => p.code.to_ascii_uppercase(),
+            tabula_covenant::Side::Blue => p.code.to_ascii_lowercase(),
+        };
+        if let Some(c) = cells.get_mut(usize::from(p.hex.row) * width + usize::from(p.hex.col)) {
+            *c = format!("{code}{}", p.blood);
+        }
+    }
+    let mut out = String::new();
+    for row in (0..height).rev() {
+        // Odd columns stand half a hex higher: they print on the upper line.
+        for upper in [true, false] {
+            let mut line = if upper {
+                "    ".to_owned()
+            } else {
+                format!("{:>3} ", row + 1)
+            };
+            for col in 0..width {
+                let cell = if (col % 2 == 1) == upper {
+                    cells[row * width + col].as_str()
+                } else {
+                    ""
+                };
+                line.push_str(&format!("{cell:<PITCH$}"));
+            }
+            // A field's jagged top edge can leave an upper line empty.
+            if !line.trim().is_empty() {
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+        }
+    }
+    out.push_str("    ");
+    for col in 0..width {
+        out.push_str(&format!("{:<PITCH$}", char::from(b'a' + col as u8)));
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out.push_str("    upper case Gold, lower case Blue, number = Blood; . open f forest h hill d desert; * Holy City, + its hexes\n");
+    out.push_str(&format!(
+        "{}: round {}, {} of {} rounds without a capture; Grails Gold {} (+{}), Blue {} (+{})\n",
+        view.scenario_name,
+        view.round,
+        view.quiet_rounds.0,
+        view.quiet_rounds.1,
+        view.grails[0],
+        view.income[0],
+        view.grails[1],
+        view.income[1]
+    ));
+    if let Some(active) = &view.active {
+        let reach: Vec<String> = active
+            .reachable
+            .iter()
+            .map(|s| format!("{}({})", s.to, s.cost))
+            .collect();
+        let targets: Vec<String> = active.targets.iter().map(|h| h.to_string()).collect();
+        out.push_str(&format!(
+            "Active: {} with {} MP. Reachable (MP): {}. Targets: {}\n",
+            active.hex,
+            active.mp,
+            if reach.is_empty() {
+                "none".to_owned()
+            } else {
+                reach.join(" ")
+            },
+            if targets.is_empty() {
+                "none".to_owned()
+            } else {
+                targets.join(" ")
+            },
+        ));
+    }
+    out
+}
+
 fn weapon_counts(w: tabula_warrior::Weapons) -> String {
     use tabula_warrior::Weapon;
     let parts: Vec<String> = Weapon::ALL
@@ -237,6 +339,29 @@ mod tests {
         // a1 is a dark square, shown with a dot when empty.
         let empty = chess_board("8/8/8/8/8/8/8/8 w - - 0 1");
         assert!(empty.lines().nth(7).unwrap().starts_with("1  ·"));
+    }
+
+    #[test]
+    fn the_covenant_field_staggers_odd_columns_and_shows_blood() {
+        let game = AnyGame::new(
+            GameId::Covenant,
+            &[("scenario".into(), "crossroads".into())],
+        )
+        .unwrap();
+        let text = board(&game);
+        let lines: Vec<&str> = text.lines().collect();
+        // Row 1 (Gold's edge) is the bottom labelled line, with the Gold King's
+        // code and full Blood; Blue's pieces are lower case at the top.
+        let row1 = lines.iter().position(|l| l.starts_with("  1 ")).unwrap();
+        assert!(lines[row1].contains("KI15"), "{text}");
+        assert!(lines[0].contains("ki15"), "{text}");
+        // The line above row 1 holds the odd columns (b, d, f, h) of row 1.
+        assert!(
+            lines[row1 - 1].starts_with("    ") && lines[row1 - 1].contains("HE15"),
+            "{text}"
+        );
+        assert!(lines[row1 + 1].trim_start().starts_with("a    b    c"));
+        assert!(text.contains("Grails Gold 3"), "{text}");
     }
 
     #[test]

@@ -146,7 +146,6 @@ fn bad_input_is_one_line_and_exit_code_2() {
     );
     assert_bad_input(&tabula(&["perft", "chess", "deep"]), "invalid value 'deep'");
     assert_bad_input(&tabula(&["moves"]), "GAME");
-    assert_bad_input(&tabula(&["new", "covenant"]), "not playable yet");
 }
 
 #[test]
@@ -238,4 +237,48 @@ fn warrior_works_through_the_same_commands_for_two_and_four_players() {
         text.contains("Bank Red") && text.contains("Yellow"),
         "{text}"
     );
+}
+
+#[test]
+fn covenant_works_through_the_same_commands() {
+    let start = stdout(&tabula(&["new", "covenant", "--scenario", "crossroads"]));
+    assert!(start.starts_with("crossroads g 1 0"), "{start}");
+    assert_eq!(
+        stdout(&tabula(&[
+            "perft",
+            "covenant",
+            "2",
+            "--scenario",
+            "crossroads"
+        ]))
+        .lines()
+        .last(),
+        Some("687")
+    );
+    let moves = stdout(&tabula(&["moves", "covenant", "--scenario", "crossroads"]));
+    assert_eq!(moves.lines().count(), 36);
+    let first = moves.lines().next().unwrap().to_owned();
+    let o = tabula(&["apply", "covenant", "--scenario", "crossroads", &first]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_bad_input(
+        &tabula(&["new", "covenant", "--scenario", "atlantis"]),
+        "atlantis",
+    );
+    assert_bad_input(
+        &tabula(&["apply", "covenant", "act@z99"]),
+        "bad move 'act@z99'",
+    );
+    let o = tabula_with_input(
+        &[
+            "play",
+            "covenant",
+            "--scenario",
+            "crossroads",
+            "--computer",
+            "none",
+        ],
+        &format!("{first}\nquit\n"),
+    );
+    let text = stdout(&o);
+    assert!(text.contains("Reachable (MP)"), "{text}");
 }

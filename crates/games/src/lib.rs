@@ -25,6 +25,7 @@ use tabula_core::{
 use thiserror::Error;
 
 pub use tabula_chess::Chess;
+pub use tabula_covenant::Covenant;
 pub use tabula_epoch::Epoch;
 pub use tabula_warrior::Warrior;
 
@@ -42,6 +43,8 @@ pub enum AnyGame {
     Epoch(Epoch),
     /// Warrior Chess.
     Warrior(Warrior),
+    /// Covenant Chess.
+    Covenant(Covenant),
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside `$self`.
@@ -51,6 +54,7 @@ macro_rules! dispatch {
             AnyGame::Chess($g) => $body,
             AnyGame::Epoch($g) => $body,
             AnyGame::Warrior($g) => $body,
+            AnyGame::Covenant($g) => $body,
         }
     };
 }
@@ -70,6 +74,10 @@ macro_rules! by_id {
             }
             GameId::Warrior => {
                 type $G = Warrior;
+                $body
+            }
+            GameId::Covenant => {
+                type $G = Covenant;
                 $body
             }
             other => Err(AnyError::NotImplemented(other)),
@@ -123,7 +131,10 @@ impl ActionText {
 
 /// Whether a game's rules engine is available.
 pub fn is_implemented(id: GameId) -> bool {
-    matches!(id, GameId::Chess | GameId::Epoch | GameId::Warrior)
+    matches!(
+        id,
+        GameId::Chess | GameId::Epoch | GameId::Warrior | GameId::Covenant
+    )
 }
 
 /// The options a game takes (empty for games not yet implemented).
@@ -132,6 +143,7 @@ pub fn option_specs(id: GameId) -> &'static [OptionSpec] {
         GameId::Chess => <<Chess as Game>::Options as Options>::specs(),
         GameId::Epoch => <<Epoch as Game>::Options as Options>::specs(),
         GameId::Warrior => <<Warrior as Game>::Options as Options>::specs(),
+        GameId::Covenant => <<Covenant as Game>::Options as Options>::specs(),
         _ => &[],
     }
 }
@@ -295,14 +307,20 @@ impl From<Warrior> for AnyGame {
     }
 }
 
+impl From<Covenant> for AnyGame {
+    fn from(game: Covenant) -> Self {
+        AnyGame::Covenant(game)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn unimplemented_and_unknown_games_are_clear_errors() {
-        let err = AnyGame::new(GameId::Covenant, &[]).unwrap_err();
-        assert!(err.to_string().contains("covenant is not playable yet"));
+        let err = AnyGame::new(GameId::Lytharia, &[]).unwrap_err();
+        assert!(err.to_string().contains("lytharia is not playable yet"));
         let err =
             AnyGame::new(GameId::Chess, &[("no-such".to_owned(), "1".to_owned())]).unwrap_err();
         assert!(

@@ -1,0 +1,311 @@
+//! [`Covenant`] as a [`tabula_core::Game`].
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use tabula_core::{Game, GameId, Player, Seating, Team, ToAct, Viewer};
+
+use crate::action::{Action, ActionError};
+use crate::data::PieceTable;
+use crate::hex::Hex;
+use crate::options::CovenantOptions;
+use crate::scenario::{Scenario, Terrain};
+use crate::side::Side;
+use crate::state::{Covenant, Step};
+use crate::text::{PositionError, parse_text, write_text};
+
+/// One hex of the field as a viewer sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ViewHex {
+    /// The hex.
+    pub hex: Hex,
+    /// Its land.
+    pub terrain: Terrain,
+    /// The Holy City it belongs to (index into `cities`).
+    pub city: Option<u8>,
+}
+
+/// One piece as a viewer sees it, with its current modified stats.
+#[derive(Debug, Clone, Serialize)]
+pub struct ViewPiece {
+    /// Where it stands.
+    pub hex: Hex,
+    /// Its side.
+    pub side: Side,
+    /// Its type's name.
+    pub name: String,
+    /// Its type's code.
+    pub code: String,
+    /// Blood left.
+    pub blood: u8,
+    /// Full Blood.
+    pub max_blood: u8,
+    /// Attack before target-dependent modifiers (the King's aura and a hill included).
+    pub attack: i16,
+    /// Defence where it stands, every modifier included.
+    pub defence: i16,
+    /// MP it would get if activated now.
+    pub speed: u8,
+    /// Acts begun this turn.
+    pub acts: u8,
+    /// Its own acts a turn.
+    pub base_acts: u8,
+    /// Bought the Maiden's extra act this turn.
+    pub extra: bool,
+    /// Countered this round.
+    pub countered: bool,
+    /// Recruited or converted this turn.
+    pub idle: bool,
+    /// Under an enemy Curse.
+    pub cursed: bool,
+}
+
+/// The active piece and what it can reach.
+#[derive(Debug, Clone, Serialize)]
+pub struct ViewActive {
+    /// Where it stands.
+    pub hex: Hex,
+    /// MP left.
+    pub mp: u8,
+    /// Tiles walked this act.
+    pub tiles: u8,
+    /// Every hex it can walk to, with the MP and tiles.
+    pub reachable: Vec<Step>,
+    /// Every foe it can attack now (melee, shot, holy strike or sweep).
+    pub targets: Vec<Hex>,
+}
+
+/// What a viewer sees: everything (Covenant hides nothing).
+#[derive(Debug, Clone, Serialize)]
+pub struct CovenantView {
+    /// The position text.
+    pub position: String,
+    /// The scenario id.
+    pub scenario: String,
+    /// The scenario's name.
+    pub scenario_name: String,
+    /// Columns of the field.
+    pub width: u8,
+    /// Rows of the field.
+    pub height: u8,
+    /// Every hex of the field.
+    pub hexes: Vec<ViewHex>,
+    /// The marked hex of each Holy City.
+    pub cities: Vec<Hex>,
+    /// Every piece.
+    pub pieces: Vec<ViewPiece>,
+    /// Whose turn it is.
+    pub side_to_move: Side,
+    /// Who decides next.
+    pub to_act: ToAct,
+    /// The round.
+    pub round: u16,
+    /// Rounds without a capture so far, and the limit.
+    pub quiet_rounds: (u16, u16),
+    /// Grails, Gold then Blue.
+    pub grails: [u16; 2],
+    /// What each side would earn if its turn started now.
+    pub income: [u16; 2],
+    /// The active piece.
+    pub active: Option<ViewActive>,
+    /// A foe the active Apostle may convert.
+    pub convertible: Option<Hex>,
+    /// Every legal action, canonical form.
+    pub legal_actions: Vec<String>,
+}
+
+impl Covenant {
+    /// Reads a position text played on a scenario of your own.
+    pub fn from_text_on(
+        text: &str,
+        options: &CovenantOptions,
+        scenario: Arc<Scenario>,
+    ) -> Result<Self, PositionError> {
+        parse_text(text, options, Some(scenario))
+    }
+
+    /// Reads several actions separated by spaces, checking each in turn, and
+    /// expands a path `move@d5,e5,e6` into one move per hex. The actions are
+    /// returned to be applied in order; `self` is not changed.
+    pub fn parse_actions(&self, text: &str) -> Result<Vec<Action>, ActionError> {
+        let mut scratch = self.clone();
+        let mut out = Vec::new();
+        for word in text.split_whitespace() {
+            let lower = word.to_ascii_lowercase();
+            let steps: Vec<String> = match lower.strip_prefix("move@") {
+                Some(path) if path.contains(',') => {
+                    path.split(',').map(|h| format!("move@{h}")).collect()
+                }
+                _ => vec![word.to_owned()],
+            };
+            for step in steps {
+                let action = scratch.parse_action(&step)?;
+                scratch.apply_unchecked(&action);
+                out.push(action);
+            }
+        }
+        Ok(out)
+    }
+
+    fn view_piece(&self, p: &crate::state::Piece) -> ViewPiece {
+        let t = PieceTable::builtin().get(p.kind);
+        // Attack against a notional non-rider on open ground: base, aura, hill.
+        let mut dummy = *p;
+        dummy.at = Hex::new(u8::MAX, u8::MAX);
+        let attack = self.melee_attack(p, &dummy, None);
+        ViewPiece {
+            hex: p.at,
+            side: p.side,
+            name: t.name.clone(),
+            code: t.code.clone(),
+            blood: p.blood,
+            max_blood: t.blood,
+            attack,
+            defence: self.defence(p),
+            speed: self.activation_mp(p),
+            acts: p.acts,
+            base_acts: t.base_acts(),
+            extra: p.extra,
+            countered: p.countered,
+            idle: p.idle,
+            cursed: self.is_cursed(p),
+        }
+    }
+}
+
+impl Game for Covenant {
+    type Action = Action;
+    type Options = CovenantOptions;
+    type View = CovenantView;
+    type ActionError = ActionError;
+    type PositionError = PositionError;
+
+    const ID: GameId = GameId::Covenant;
+
+    fn new(options: &CovenantOptions) -> Self {
+        Covenant::with_scenario(Scenario::builtin(options.scenario), options)
+    }
+
+    fn options(&self) -> &CovenantOptions {
+        &self.options
+    }
+
+    fn seating(&self) -> Seating {
+        Seating::two_players()
+    }
+
+    fn to_act(&self) -> ToAct {
+        match self.outcome() {
+            Some(outcome) => ToAct::Over { outcome },
+            None => ToAct::Player {
+                player: self.side.player(),
+            },
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.legal(out);
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<(), ActionError> {
+        if self.outcome().is_some() {
+            return Err(ActionError::GameOver);
+        }
+        self.check(action).map_err(|reason| ActionError::Illegal {
+            action: action.to_string(),
+            reason,
+        })?;
+        self.play(action);
+        Ok(())
+    }
+
+    fn apply_unchecked(&mut self, action: &Action) {
+        self.play(action);
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
+        let action: Action = text.parse()?;
+        if self.outcome().is_some() {
+            return Err(ActionError::GameOver);
+        }
+        self.check(&action).map_err(|reason| ActionError::Illegal {
+            action: action.to_string(),
+            reason,
+        })?;
+        Ok(action)
+    }
+
+    fn to_text(&self) -> String {
+        write_text(self)
+    }
+
+    fn from_text(text: &str, options: &CovenantOptions) -> Result<Self, PositionError> {
+        parse_text(text, options, None)
+    }
+
+    fn view(&self, _viewer: Viewer) -> CovenantView {
+        let s = &*self.scenario;
+        let mut legal = Vec::new();
+        self.legal(&mut legal);
+        let active = self.active.and_then(|a| {
+            let p = self.piece_at(a.at)?;
+            let pass = PieceTable::builtin().get(p.kind).powers.pass_through;
+            let mut targets: Vec<Hex> = legal
+                .iter()
+                .filter_map(|act| match act {
+                    Action::Melee(h) | Action::Shoot(h) | Action::Holy(h) => Some(*h),
+                    _ => None,
+                })
+                .collect();
+            targets.sort_unstable();
+            targets.dedup();
+            Some(ViewActive {
+                hex: a.at,
+                mp: a.mp,
+                tiles: a.tiles,
+                reachable: self.reach(a.at, a.mp, pass),
+                targets,
+            })
+        });
+        CovenantView {
+            position: self.to_text(),
+            scenario: s.id.clone(),
+            scenario_name: s.name.clone(),
+            width: s.width,
+            height: s.height,
+            hexes: s
+                .hexes()
+                .map(|hex| ViewHex {
+                    hex,
+                    terrain: s.terrain(hex).unwrap_or(Terrain::Open),
+                    city: s.city(hex),
+                })
+                .collect(),
+            cities: s.cities.clone(),
+            pieces: self.pieces.iter().map(|p| self.view_piece(p)).collect(),
+            side_to_move: self.side,
+            to_act: self.to_act(),
+            round: self.round,
+            quiet_rounds: (self.quiet, PieceTable::builtin().rules.draw_rounds),
+            grails: self.grails,
+            income: [self.income(Side::Gold), self.income(Side::Blue)],
+            active,
+            convertible: self.convertible.map(|(_, h)| h),
+            legal_actions: legal.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    fn player_name(&self, player: Player) -> String {
+        match Side::of_index(player.index()) {
+            Some(side) => side.name().to_owned(),
+            None => format!("Player {}", player.0 + 1),
+        }
+    }
+
+    fn team_name(&self, team: Team) -> String {
+        match Side::of_index(team.index()) {
+            Some(side) => side.name().to_owned(),
+            None => format!("Team {}", team.0 + 1),
+        }
+    }
+}
