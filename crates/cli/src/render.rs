@@ -4,6 +4,7 @@ use tabula_core::{Game, Viewer};
 use tabula_covenant::Covenant;
 use tabula_epoch::{Epoch, PieceKind};
 use tabula_games::AnyGame;
+use tabula_skirmish::Skirmish;
 use tabula_warrior::Warrior;
 
 /// The board of `game` as lines of text, with the side to move underneath.
@@ -13,6 +14,7 @@ pub fn board(game: &AnyGame) -> String {
         AnyGame::Epoch(g) => epoch_board(g),
         AnyGame::Warrior(g) => warrior_board(g),
         AnyGame::Covenant(g) => covenant_field(g),
+        AnyGame::Skirmish(g) => skirmish_board(g),
     };
     if let Some(player) = game.to_act().player() {
         text.push_str(&format!("{} to move", game.player_name(player)));
@@ -208,6 +210,64 @@ fn warrior_board(game: &Warrior) -> String {
         view.fifty_moves_limit
     ));
     out
+}
+
+/// The Skirmish chess board, what the game waits for, the roll about to be
+/// made with its exact odds, and the odds of every skirmish the player to
+/// move could start, so a player sees them before committing.
+fn skirmish_board(game: &Skirmish) -> String {
+    let view = game.view(Viewer::Public);
+    let mut out = chess_board(&view.fen);
+    if !view.excused.is_empty() {
+        out.push_str(&format!(
+            "The King need not answer the check of: {}\n",
+            view.excused.join(", ")
+        ));
+    }
+    if let Some(roll) = &view.pending {
+        out.push_str(&format!("Skirmish: {}\n", odds_line(roll)));
+    }
+    let offers: Vec<String> = view
+        .legal
+        .iter()
+        .filter(|l| !l.odds.is_empty())
+        .map(|l| {
+            let parts: Vec<String> = l.odds.iter().map(chance_text).collect();
+            format!("{} {}", l.notation, parts.join(" + "))
+        })
+        .collect();
+    if !offers.is_empty() {
+        out.push_str(&format!(
+            "Skirmish odds (attacker wins): {}\n",
+            offers.join(", ")
+        ));
+    }
+    if !view.waiting_for.is_empty() {
+        out.push_str(&format!("Waiting for: {}\n", view.waiting_for));
+    }
+    out
+}
+
+fn odds_line(o: &tabula_skirmish::OddsView) -> String {
+    format!(
+        "{} ({} + {} bonus + {}) against {} ({} + {}): attacker wins {}",
+        o.attacker,
+        o.attack_value,
+        o.bonus,
+        o.dice,
+        o.defender,
+        o.defence_value,
+        o.dice,
+        chance_text(o)
+    )
+}
+
+fn chance_text(o: &tabula_skirmish::OddsView) -> String {
+    match o.given {
+        Some(true) => "certainly".to_owned(),
+        Some(false) => "never".to_owned(),
+        None => format!("{:.0}% ({})", o.win_chance * 100.0, o.win_probability),
+    }
 }
 
 /// The Covenant hex field, flat-top, odd columns half a hex higher, row 1

@@ -282,3 +282,65 @@ fn covenant_works_through_the_same_commands() {
     let text = stdout(&o);
     assert!(text.contains("Reachable (MP)"), "{text}");
 }
+
+#[test]
+fn skirmish_shows_odds_and_rolls_and_takes_its_options() {
+    let start = stdout(&tabula(&["new", "skirmish"]));
+    assert!(
+        start.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        "{start}"
+    );
+    assert_eq!(
+        stdout(&tabula(&["perft", "skirmish", "3"])).lines().last(),
+        Some("8902")
+    );
+    let capture = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2";
+    // Pawn (1) + bonus 1 + d6 against pawn (1) + d6, ties to the defender:
+    // the attacker wins when its die is at least the defender's: 21/36 = 7/12.
+    let o = tabula_with_input(
+        &[
+            "play",
+            "skirmish",
+            "--position",
+            capture,
+            "--computer",
+            "none",
+            "--seed",
+            "1",
+        ],
+        "exd5\nquit\n",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("e4xd5 58% (7/12)"), "{text}");
+    assert!(text.contains("Chance: roll:"), "{text}");
+    // A larger bonus makes the same skirmish a given.
+    let o = tabula_with_input(
+        &[
+            "play",
+            "skirmish",
+            "--position",
+            capture,
+            "--attack-bonus",
+            "6",
+            "--computer",
+            "none",
+        ],
+        "quit\n",
+    );
+    assert!(stdout(&o).contains("e4xd5 certainly"), "{}", stdout(&o));
+    let o = tabula(&[
+        "new",
+        "skirmish",
+        "--mode",
+        "advanced",
+        "--king-value",
+        "9",
+        "--attack-bonus",
+        "-2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_bad_input(
+        &tabula(&["new", "skirmish", "--king-value", "10"]),
+        "king-value",
+    );
+}

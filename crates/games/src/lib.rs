@@ -27,6 +27,7 @@ use thiserror::Error;
 pub use tabula_chess::Chess;
 pub use tabula_covenant::Covenant;
 pub use tabula_epoch::Epoch;
+pub use tabula_skirmish::Skirmish;
 pub use tabula_warrior::Warrior;
 
 /// A game of any kind, chosen at run time.
@@ -45,6 +46,8 @@ pub enum AnyGame {
     Warrior(Warrior),
     /// Covenant Chess.
     Covenant(Covenant),
+    /// Skirmish chess.
+    Skirmish(Skirmish),
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside `$self`.
@@ -55,6 +58,7 @@ macro_rules! dispatch {
             AnyGame::Epoch($g) => $body,
             AnyGame::Warrior($g) => $body,
             AnyGame::Covenant($g) => $body,
+            AnyGame::Skirmish($g) => $body,
         }
     };
 }
@@ -78,6 +82,10 @@ macro_rules! by_id {
             }
             GameId::Covenant => {
                 type $G = Covenant;
+                $body
+            }
+            GameId::Skirmish => {
+                type $G = Skirmish;
                 $body
             }
             other => Err(AnyError::NotImplemented(other)),
@@ -133,7 +141,7 @@ impl ActionText {
 pub fn is_implemented(id: GameId) -> bool {
     matches!(
         id,
-        GameId::Chess | GameId::Epoch | GameId::Warrior | GameId::Covenant
+        GameId::Chess | GameId::Epoch | GameId::Skirmish | GameId::Warrior | GameId::Covenant
     )
 }
 
@@ -144,6 +152,7 @@ pub fn option_specs(id: GameId) -> &'static [OptionSpec] {
         GameId::Epoch => <<Epoch as Game>::Options as Options>::specs(),
         GameId::Warrior => <<Warrior as Game>::Options as Options>::specs(),
         GameId::Covenant => <<Covenant as Game>::Options as Options>::specs(),
+        GameId::Skirmish => <<Skirmish as Game>::Options as Options>::specs(),
         _ => &[],
     }
 }
@@ -304,6 +313,12 @@ impl From<Epoch> for AnyGame {
 impl From<Warrior> for AnyGame {
     fn from(game: Warrior) -> Self {
         AnyGame::Warrior(game)
+    }
+}
+
+impl From<Skirmish> for AnyGame {
+    fn from(game: Skirmish) -> Self {
+        AnyGame::Skirmish(game)
     }
 }
 
