@@ -47,7 +47,7 @@ pub struct ChessOptions {
 const DRAW_RULES_VALUES: &str = "automatic|fide";
 
 static SPECS: [OptionSpec; 1] = [OptionSpec {
-    key: "draw_rules",
+    key: "draw-rules",
     values: DRAW_RULES_VALUES,
     default: "automatic",
     help: "automatic: threefold repetition and the fifty-move rule end the game; fide: fivefold and seventy-five moves end it, threefold and fifty moves may be claimed with claim-draw",
@@ -82,7 +82,7 @@ impl Options for ChessOptions {
         if self.draw_rules == DrawRules::default() {
             Vec::new()
         } else {
-            vec![("draw_rules".to_owned(), self.draw_rules.as_str().to_owned())]
+            vec![("draw-rules".to_owned(), self.draw_rules.as_str().to_owned())]
         }
     }
 }

@@ -277,7 +277,7 @@ fn options_text_and_view() {
     assert_eq!(o, fide());
     assert_eq!(
         o.to_pairs(),
-        vec![("draw_rules".to_owned(), "fide".to_owned())]
+        vec![("draw-rules".to_owned(), "fide".to_owned())]
     );
     assert!(o.set("draw_rules", "sometimes").is_err());
     assert!(o.set("colour", "white").is_err());

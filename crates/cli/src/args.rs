@@ -21,6 +21,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the Lytharian Chess card set, or the cards matching a search.
+    Cards {
+        /// Only cards whose id, name, text or stats contain this (case-insensitive).
+        search: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the starting position of a game.
     New {
         #[command(flatten)]

@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde_json::json;
 use tabula_core::{GameId, ToAct};
-use tabula_games::{AnyGame, is_implemented, option_specs};
+use tabula_games::{AnyGame, option_specs};
 
 use crate::args::{Cli, Command, GameArgs, Notation};
 
@@ -14,6 +14,7 @@ use crate::args::{Cli, Command, GameArgs, Notation};
 pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
     match cli.command {
         Command::Games { json } => games(json, out),
+        Command::Cards { search, json } => cards(search.as_deref(), json, out),
         Command::New { game, json } => {
             let g = load(&game, None)?;
             if json {
@@ -121,26 +122,55 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
     }
 }
 
-fn games(json: bool, out: &mut impl Write) -> Result<()> {
+fn cards(search: Option<&str>, json: bool, out: &mut impl Write) -> Result<()> {
+    use tabula_lytharia::cards::Card;
+    let db = tabula_lytharia::card_db();
+    let found = match search {
+        Some(text) => db.search(text),
+        None => db.iter().collect(),
+    };
     if json {
-        let list: Vec<_> = GameId::ALL
+        let list: Vec<_> = found
             .iter()
-            .map(|id| {
-                json!({
-                    "id": id, "title": id.title(), "playable": is_implemented(*id),
-                    "options": option_specs(*id),
-                })
+            .map(|(_, card)| {
+                let kind = match card {
+                    Card::Troop(_) => "troop",
+                    Card::Spell(_) => "spell",
+                    Card::Equipment(_) => "equipment",
+                };
+                json!({ "id": card.id(), "name": card.name(), "type": kind, "summary": card.summary() })
             })
             .collect();
         writeln!(out, "{}", serde_json::to_string(&list)?)?;
     } else {
+        for (_, card) in &found {
+            writeln!(out, "{}", card.summary())?;
+        }
+    }
+    Ok(())
+}
+
+fn games(json: bool, out: &mut impl Write) -> Result<()> {
+    if json {
+        let list: Vec<_> = GameId::ALL
+            .iter()
+            .map(|id| json!({ "id": id, "title": id.title(), "options": option_specs(*id) }))
+            .collect();
+        writeln!(out, "{}", serde_json::to_string(&list)?)?;
+    } else {
         for id in GameId::ALL {
-            let status = if is_implemented(id) {
-                "playable"
-            } else {
-                "coming"
-            };
-            writeln!(out, "{:<9} {:<16} {status}", id.as_str(), id.title())?;
+            let options: Vec<&str> = option_specs(id).iter().map(|o| o.key).collect();
+            writeln!(
+                out,
+                "{:<9} {:<16} options: {}",
+                id.as_str(),
+                id.title(),
+                if options.is_empty() {
+                    "none".to_owned()
+                } else {
+                    options.join(", ")
+                }
+            )?;
         }
     }
     Ok(())

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
 
 use anyhow::{Result, bail};
-use tabula_core::{GameRng, Player, Seed, ToAct};
+use tabula_core::{GameRng, Player, Seed, ToAct, Viewer};
 use tabula_games::{ActionText, AnyGame};
 
 use crate::render;
@@ -35,7 +35,7 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
     )?;
     let mut history: Vec<AnyGame> = Vec::new();
     let mut game = game;
-    writeln!(out, "{}", render::board(&game))?;
+    writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
     loop {
         match game.to_act() {
             ToAct::Over { outcome } => {
@@ -44,12 +44,24 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                 return Ok(());
             }
             ToAct::Chance => {
+                // Listed outcomes (dice) are public; sampled ones (a shuffled
+                // deck) would reveal hidden cards, so only their kind is shown.
+                let public = game.chance_outcomes().is_some();
                 let Some(action) = game.sample_chance(&mut rng) else {
                     bail!("the game waits for chance but offers no outcome");
                 };
                 game.apply(&action.canonical)?;
-                writeln!(out, "Chance: {}", action.notation)?;
-                writeln!(out, "{}", render::board(&game))?;
+                if public {
+                    writeln!(out, "Chance: {}", action.notation)?;
+                } else {
+                    let kind = action
+                        .notation
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("chance");
+                    writeln!(out, "Chance: {kind} (outcome hidden)")?;
+                }
+                writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } if seats.contains(&player) => {
                 let action = computer_choice(&game, player, &mut rng)?;
@@ -61,7 +73,7 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                     game_player_name(&history, player),
                     action.notation
                 )?;
-                writeln!(out, "{}", render::board(&game))?;
+                writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } => {
                 write!(out, "{} to move> ", game.player_name(player))?;
@@ -76,7 +88,9 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                     "" => {}
                     "quit" | "exit" | "q" => return Ok(()),
                     "help" | "?" => writeln!(out, "{HELP}")?,
-                    "board" => writeln!(out, "{}", render::board(&game))?,
+                    "board" => {
+                        writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?
+                    }
                     "position" | "fen" => writeln!(out, "{}", game.to_text())?,
                     "moves" => {
                         let list: Vec<String> = game
@@ -99,14 +113,18 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                         if !undone {
                             writeln!(out, "Nothing to undo.")?;
                         }
-                        writeln!(out, "{}", render::board(&game))?;
+                        writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
                     }
                     text => {
                         let before = game.clone();
                         match game.apply(text) {
                             Ok(_) => {
                                 history.push(before);
-                                writeln!(out, "{}", render::board(&game))?;
+                                writeln!(
+                                    out,
+                                    "{}",
+                                    render::board(&game, viewer_for(&game, &seats))
+                                )?;
                             }
                             Err(e) => writeln!(out, "{e}")?,
                         }
@@ -114,6 +132,24 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                 }
             }
         }
+    }
+}
+
+/// Whose eyes the board is drawn for: the person deciding now; else the one
+/// person at the table; else (all computers, or people waiting on chance or
+/// a computer in hotseat) only what every player may see.
+fn viewer_for(game: &AnyGame, computers: &BTreeSet<Player>) -> Viewer {
+    if let Some(p) = game.to_act().player().filter(|p| !computers.contains(p)) {
+        return Viewer::Player(p);
+    }
+    let people: Vec<Player> = game
+        .seating()
+        .players()
+        .filter(|p| !computers.contains(p))
+        .collect();
+    match people.as_slice() {
+        [one] => Viewer::Player(*one),
+        _ => Viewer::Public,
     }
 }
 
@@ -158,9 +194,12 @@ pub fn computer_choice(game: &AnyGame, me: Player, rng: &mut GameRng) -> Result<
         bail!("the computer has no legal action");
     }
     let my_team = game.seating().team(me);
+    // Look ahead only in a world drawn from what this player may see, so the
+    // computer never uses hidden cards.
+    let world = game.determinize(me, rng);
     let mut safe = Vec::new();
     for action in &actions {
-        let mut child = game.clone();
+        let mut child = world.clone();
         child.apply(&action.canonical)?;
         if let Some(outcome) = child.outcome() {
             if outcome.winner.is_some() && outcome.winner == my_team {

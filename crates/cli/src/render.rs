@@ -4,17 +4,19 @@ use tabula_core::{Game, Viewer};
 use tabula_covenant::Covenant;
 use tabula_epoch::{Epoch, PieceKind};
 use tabula_games::AnyGame;
+use tabula_lytharia::Lytharia;
 use tabula_skirmish::Skirmish;
 use tabula_warrior::Warrior;
 
-/// The board of `game` as lines of text, with the side to move underneath.
-pub fn board(game: &AnyGame) -> String {
+/// The board of `game` as `viewer` may see it, with the side to move underneath.
+pub fn board(game: &AnyGame, viewer: Viewer) -> String {
     let mut text = match game {
         AnyGame::Chess(_) => chess_board(&game.to_text()),
         AnyGame::Epoch(g) => epoch_board(g),
         AnyGame::Warrior(g) => warrior_board(g),
         AnyGame::Covenant(g) => covenant_field(g),
         AnyGame::Skirmish(g) => skirmish_board(g),
+        AnyGame::Lytharia(g) => lytharia_table(g, viewer),
     };
     if let Some(player) = game.to_act().player() {
         text.push_str(&format!("{} to move", game.player_name(player)));
@@ -270,6 +272,115 @@ fn chance_text(o: &tabula_skirmish::OddsView) -> String {
     }
 }
 
+/// The Lytharian table as `viewer` sees it: troops on the board (role letter,
+/// upper case for the first seat, `?` while face down, damage taken), then
+/// each player's mana, obelisk, power, deck and hand (names only for the
+/// viewer's own hand), enchantments and the stack.
+fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
+    let view = game.view(viewer);
+    let mut cells = vec![String::new(); 64];
+    let mut troops = Vec::new();
+    for u in &view.units {
+        let role = u.role.to_string();
+        let mut cell = if u.owner == 0 {
+            role.to_ascii_uppercase()
+        } else {
+            role.to_ascii_lowercase()
+        };
+        if !u.face_up {
+            cell.push('?');
+        }
+        if u.damage > 0 {
+            cell.push_str(&u.damage.to_string());
+        }
+        if let Some(slot) = cells.get_mut(u.at.0.index()) {
+            *slot = cell;
+        }
+        if let Some(card) = u.card {
+            let name = u.copy.map_or_else(
+                || card.card().name().to_owned(),
+                |c| format!("{} (as {})", card.card().name(), c.card().name()),
+            );
+            let gear: Vec<&str> = u.equipment.iter().map(|e| e.card().name()).collect();
+            troops.push(format!(
+                "{} {}{}{}",
+                u.at,
+                name,
+                if u.damage > 0 {
+                    format!(", {} damage", u.damage)
+                } else {
+                    String::new()
+                },
+                if gear.is_empty() {
+                    String::new()
+                } else {
+                    format!(", with {}", gear.join(", "))
+                }
+            ));
+        }
+    }
+    let mut out = String::new();
+    for rank in (0..8).rev() {
+        out.push_str(&format!("{} ", rank + 1));
+        for file in 0..8 {
+            let cell = &cells[rank * 8 + file];
+            let shown = if cell.is_empty() {
+                if (file + rank) % 2 == 0 { "·" } else { "" }
+            } else {
+                cell.as_str()
+            };
+            out.push_str(&format!(" {shown:<3}"));
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    }
+    out.push_str("   a   b   c   d   e   f   g   h\n");
+    out.push_str("   upper case Player 1, lower case Player 2; ? face down; number = damage\n");
+    if !troops.is_empty() {
+        out.push_str(&format!("Troops you can see: {}\n", troops.join("; ")));
+    }
+    for (seat, side) in view.sides.iter().enumerate() {
+        let hand = match &side.hand {
+            Some(cards) => {
+                let names: Vec<&str> = cards.iter().map(|c| c.card().name()).collect();
+                format!("hand {}: {}", cards.len(), names.join(", "))
+            }
+            None => format!("hand {} (hidden)", side.hand_size),
+        };
+        let enchants: Vec<&str> = side.enchants.iter().map(|e| e.card.card().name()).collect();
+        out.push_str(&format!(
+            "Player {} ({}): mana {}, obelisk {}, power {}, deck {}, {}{}\n",
+            seat + 1,
+            side.list,
+            side.mana,
+            side.obelisk,
+            side.power,
+            side.deck_size,
+            hand,
+            if enchants.is_empty() {
+                String::new()
+            } else {
+                format!("; enchantments: {}", enchants.join(", "))
+            }
+        ));
+    }
+    if !view.stack.is_empty() {
+        let entries: Vec<String> = view
+            .stack
+            .iter()
+            .map(|e| match e.source {
+                tabula_lytharia::state::Source::Spell(card) => card.card().name().to_owned(),
+                tabula_lytharia::state::Source::Ability { card, .. } => {
+                    format!("ability of {}", card.card().name())
+                }
+            })
+            .collect();
+        out.push_str(&format!("Stack (bottom first): {}\n", entries.join(" <- ")));
+    }
+    out.push_str(&format!("Turn {}, {:?}\n", view.turn, view.stage));
+    out
+}
+
 /// The Covenant hex field, flat-top, odd columns half a hex higher, row 1
 /// (Gold's edge) at the bottom. A piece shows its code (upper case Gold,
 /// lower case Blue) and its Blood; an empty hex its land (`.` open, `f`
@@ -408,7 +519,7 @@ mod tests {
             &[("scenario".into(), "crossroads".into())],
         )
         .unwrap();
-        let text = board(&game);
+        let text = board(&game, Viewer::Public);
         let lines: Vec<&str> = text.lines().collect();
         // Row 1 (Gold's edge) is the bottom labelled line, with the Gold King's
         // code and full Blood; Blue's pieces are lower case at the top.
@@ -427,7 +538,7 @@ mod tests {
     #[test]
     fn the_epoch_board_marks_enhanced_pieces_and_the_dormant_emperor() {
         let game = AnyGame::new(GameId::Epoch, &[]).unwrap();
-        let text = board(&game);
+        let text = board(&game, Viewer::Public);
         let lines: Vec<&str> = text.lines().collect();
         // Rank 1 from a to m: Sentinel, Templar, Herald, Mage, Assassin,
         // Emperor, Pope, Marshal, Assassin, Mage, Herald, Templar, Sentinel.

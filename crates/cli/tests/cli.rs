@@ -49,17 +49,25 @@ fn assert_bad_input(o: &Output, fragment: &str) {
 }
 
 #[test]
-fn games_lists_every_game_and_which_can_be_played() {
+fn games_lists_every_game_and_its_options() {
     let o = tabula(&["games"]);
     assert!(o.status.success());
     let text = stdout(&o);
     assert_eq!(text.lines().count(), 6);
     assert!(text.lines().next().unwrap().starts_with("chess"));
-    assert!(text.contains("playable"));
+    assert!(
+        text.lines().next().unwrap().contains("options: draw-rules"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warrior") && text.contains("players"),
+        "{text}"
+    );
     let json: serde_json::Value =
         serde_json::from_slice(&tabula(&["games", "--json"]).stdout).unwrap();
     assert_eq!(json[0]["id"], "chess");
-    assert_eq!(json[0]["playable"], true);
+    assert_eq!(json[5]["id"], "lytharia");
+    assert_eq!(json[0]["options"][0]["default"], "automatic");
 }
 
 #[test]
@@ -343,4 +351,33 @@ fn skirmish_shows_odds_and_rolls_and_takes_its_options() {
         &tabula(&["new", "skirmish", "--king-value", "10"]),
         "king-value",
     );
+}
+
+#[test]
+fn lytharia_plays_without_showing_hidden_cards_and_lists_its_cards() {
+    let start = stdout(&tabula(&["new", "lytharia"]));
+    assert!(start.starts_with("lytharia "), "{start}");
+    // The game starts by shuffling both decks: chance, so no player action.
+    assert!(stdout(&tabula(&["moves", "lytharia"])).is_empty());
+    let o = tabula_with_input(
+        &["play", "lytharia", "--computer", "none", "--seed", "2"],
+        "moves\nquit\n",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("Chance: shuffle (outcome hidden)"), "{text}");
+    // A deck order would show as a dotted permutation of card positions.
+    assert!(!text.contains(".17.") && !text.contains("5.1"), "{text}");
+    assert!(text.contains("hand 0 (hidden)"), "{text}");
+    let all = stdout(&tabula(&["cards"]));
+    assert!(all.lines().count() >= 132, "{}", all.lines().count());
+    let found = stdout(&tabula(&["cards", "fireball"]));
+    assert!(
+        found.lines().all(|l| l.to_lowercase().contains("fireball")),
+        "{found}"
+    );
+    assert!(!found.is_empty());
+    let json: serde_json::Value =
+        serde_json::from_slice(&tabula(&["cards", "--json"]).stdout).unwrap();
+    assert!(json.as_array().is_some_and(|a| a.len() >= 132));
+    assert_bad_input(&tabula(&["new", "lytharia", "--mode", "poker"]), "mode");
 }

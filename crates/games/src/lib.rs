@@ -27,6 +27,7 @@ use thiserror::Error;
 pub use tabula_chess::Chess;
 pub use tabula_covenant::Covenant;
 pub use tabula_epoch::Epoch;
+pub use tabula_lytharia::Lytharia;
 pub use tabula_skirmish::Skirmish;
 pub use tabula_warrior::Warrior;
 
@@ -48,6 +49,8 @@ pub enum AnyGame {
     Covenant(Covenant),
     /// Skirmish chess.
     Skirmish(Skirmish),
+    /// Lytharian Chess.
+    Lytharia(Lytharia),
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside `$self`.
@@ -59,12 +62,12 @@ macro_rules! dispatch {
             AnyGame::Warrior($g) => $body,
             AnyGame::Covenant($g) => $body,
             AnyGame::Skirmish($g) => $body,
+            AnyGame::Lytharia($g) => $body,
         }
     };
 }
 
-/// Calls a generic function with the concrete game type for `$id`, or returns
-/// [`AnyError::NotImplemented`].
+/// Runs `$body` with `$G` the concrete game type for `$id`.
 macro_rules! by_id {
     ($id:expr, $G:ident => $body:expr) => {
         match $id {
@@ -88,7 +91,10 @@ macro_rules! by_id {
                 type $G = Skirmish;
                 $body
             }
-            other => Err(AnyError::NotImplemented(other)),
+            GameId::Lytharia => {
+                type $G = Lytharia;
+                $body
+            }
         }
     };
 }
@@ -99,9 +105,6 @@ pub enum AnyError {
     /// No game has this id.
     #[error(transparent)]
     UnknownGame(#[from] UnknownGame),
-    /// The game is announced but its rules engine has not landed yet.
-    #[error("{0} is not playable yet: its rules engine has not landed")]
-    NotImplemented(GameId),
     /// An option was unknown or had a bad value.
     #[error(transparent)]
     Option(#[from] OptionError),
@@ -137,15 +140,7 @@ impl ActionText {
     }
 }
 
-/// Whether a game's rules engine is available.
-pub fn is_implemented(id: GameId) -> bool {
-    matches!(
-        id,
-        GameId::Chess | GameId::Epoch | GameId::Skirmish | GameId::Warrior | GameId::Covenant
-    )
-}
-
-/// The options a game takes (empty for games not yet implemented).
+/// The options a game takes.
 pub fn option_specs(id: GameId) -> &'static [OptionSpec] {
     match id {
         GameId::Chess => <<Chess as Game>::Options as Options>::specs(),
@@ -153,7 +148,7 @@ pub fn option_specs(id: GameId) -> &'static [OptionSpec] {
         GameId::Warrior => <<Warrior as Game>::Options as Options>::specs(),
         GameId::Covenant => <<Covenant as Game>::Options as Options>::specs(),
         GameId::Skirmish => <<Skirmish as Game>::Options as Options>::specs(),
-        _ => &[],
+        GameId::Lytharia => <<Lytharia as Game>::Options as Options>::specs(),
     }
 }
 
@@ -247,6 +242,12 @@ impl AnyGame {
         dispatch!(self, g => g.sample_chance(rng).map(|a| ActionText::of(g, &a)))
     }
 
+    /// A full state consistent with what `observer` sees, the hidden parts
+    /// drawn from `rng` (a copy for perfect-information games).
+    pub fn determinize(&self, observer: Player, rng: &mut GameRng) -> AnyGame {
+        dispatch!(self, g => Self::from(g.determinize(observer, rng)))
+    }
+
     /// Parses an action in any notation the game accepts and checks that it is
     /// legal now, without playing it.
     pub fn parse_action(&self, text: &str) -> Result<ActionText, AnyError> {
@@ -322,6 +323,12 @@ impl From<Skirmish> for AnyGame {
     }
 }
 
+impl From<Lytharia> for AnyGame {
+    fn from(game: Lytharia) -> Self {
+        AnyGame::Lytharia(game)
+    }
+}
+
 impl From<Covenant> for AnyGame {
     fn from(game: Covenant) -> Self {
         AnyGame::Covenant(game)
@@ -333,15 +340,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unimplemented_and_unknown_games_are_clear_errors() {
-        let err = AnyGame::new(GameId::Lytharia, &[]).unwrap_err();
-        assert!(err.to_string().contains("lytharia is not playable yet"));
+    fn unknown_options_are_clear_errors() {
         let err =
             AnyGame::new(GameId::Chess, &[("no-such".to_owned(), "1".to_owned())]).unwrap_err();
         assert!(
             err.to_string().contains("chess has no option 'no-such'"),
             "{err}"
         );
+        assert!("go".parse::<GameId>().is_err());
     }
 
     #[test]

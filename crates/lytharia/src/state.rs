@@ -1,0 +1,1664 @@
+//! The game state and the rules engine.
+
+use serde::{Deserialize, Serialize};
+use tabula_chess::{Bitboard, Color, Square, attacks};
+use tabula_core::{EndReason, Outcome, Team};
+
+use crate::action::{Action, Sq};
+use crate::cards::{
+    AbilityPhase, Card, CardId, Condition, Effect, Kind, Op, Role, Roll, Speed, SpellKind, Target,
+    Troop,
+};
+use crate::deck::DeckList;
+use crate::options::{KnightAttack, LythariaOptions, Mode};
+
+/// A temporary change on a troop, lasting until the start of turn `until`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TempMod {
+    /// What changes (att, def, ward, guard, root).
+    pub op: Op,
+    /// By how much.
+    pub amount: i32,
+    /// The first turn number it no longer applies.
+    pub until: u32,
+}
+
+/// A troop card on the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Its square.
+    pub at: Sq,
+    /// Its owner's seat (0 or 1).
+    pub owner: u8,
+    /// The card.
+    pub card: CardId,
+    /// For a promoted Pawn: the troop it copies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy: Option<CardId>,
+    /// A number unique in this game, so spells notice when their target left.
+    pub uid: u32,
+    /// Whether the card is face up.
+    pub face_up: bool,
+    /// Damage taken (persistent).
+    pub damage: i32,
+    /// Attached equipment.
+    pub equipment: Vec<CardId>,
+    /// Temporary changes.
+    pub mods: Vec<TempMod>,
+    /// Bit `i`: ability `i` used this turn.
+    pub used: u8,
+    /// Whether it attacked this turn.
+    pub attacked: bool,
+}
+
+impl Unit {
+    /// The card it plays as (the copied troop for a promoted Pawn).
+    pub fn identity(&self) -> CardId {
+        self.copy.unwrap_or(self.card)
+    }
+
+    /// Its troop data.
+    pub fn troop(&self) -> &'static Troop {
+        troop_of(self.identity())
+    }
+}
+
+fn troop_of(c: CardId) -> &'static Troop {
+    static FALLBACK: std::sync::OnceLock<Troop> = std::sync::OnceLock::new();
+    c.card().troop().unwrap_or_else(|| {
+        FALLBACK.get_or_init(|| Troop {
+            id: String::new(),
+            name: String::new(),
+            clan: crate::cards::Clan::Stoneborn,
+            alignment: crate::cards::Alignment::Neutral,
+            kind: Kind::Humanoid,
+            role: Role::Pawn,
+            att: 0,
+            def: 1,
+            power: 0,
+            unique: false,
+            damage: Default::default(),
+            abilities: Vec::new(),
+            text: String::new(),
+        })
+    })
+}
+
+/// An enchantment in one of a player's 3 enchant spaces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Enchant {
+    /// The spell.
+    pub card: CardId,
+    /// The enchanted troop's uid, for single-target enchantments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<u32>,
+    /// The first turn it is gone, if it lasts a number of turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<u32>,
+}
+
+/// One player's cards and counters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    /// The deck list's id.
+    pub list: String,
+    /// The army (troops), in placement order.
+    pub army: Vec<CardId>,
+    /// The draw pile, bottom first: the last card is drawn next.
+    pub deck: Vec<CardId>,
+    /// The hand.
+    pub hand: Vec<CardId>,
+    /// Killed troops.
+    pub crypt: Vec<CardId>,
+    /// Discarded spells and equipment.
+    pub nether: Vec<CardId>,
+    /// The enchant spaces (at most 3).
+    pub enchants: Vec<Enchant>,
+    /// The mana counter, 0 to 15.
+    pub mana: i32,
+    /// The obelisk: mana gained each mana phase, 1 to 6.
+    pub obelisk: i32,
+    /// The army power score.
+    pub power: i32,
+    /// Whether this player harnessed this turn.
+    pub harnessed: bool,
+    /// Harnessed mana waiting to be spent on spells.
+    pub spell_pool: i32,
+    /// Reforged mana waiting to be spent on equipment.
+    pub forge_pool: i32,
+    /// The troop reforged mana must go to, when it came from that troop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forge_uid: Option<u32>,
+    /// The total power score of enemy troops this player killed.
+    pub kills: i32,
+    /// Pawn Wars points.
+    pub points: i32,
+    /// Whether this player may end this main phase without moving.
+    pub hold: bool,
+    /// Pawns still to be placed at setup.
+    pub to_place: Vec<CardId>,
+}
+
+/// Where a stack entry comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// A spell card.
+    Spell(CardId),
+    /// A troop's ability: the troop's uid and card, and the ability's index.
+    Ability {
+        /// The troop's uid.
+        uid: u32,
+        /// The troop's card (its identity).
+        card: CardId,
+        /// The ability's index.
+        index: u8,
+    },
+}
+
+/// A troop a spell was aimed at, and the square it stood on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetRef {
+    /// The square.
+    pub at: Sq,
+    /// The troop's uid.
+    pub uid: u32,
+}
+
+/// A spell or ability waiting to resolve.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// What it is.
+    pub source: Source,
+    /// Who cast or used it.
+    pub controller: u8,
+    /// The troop it targets, if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<TargetRef>,
+    /// The d6 rolled for it, once rolled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<u8>,
+}
+
+/// Where the game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    /// Chance: the first-player roll-off on equal power scores.
+    RollOff,
+    /// Chance: a player's deck is shuffled (and cut).
+    Shuffle,
+    /// A player places their Pawns.
+    Place,
+    /// The active player's effects phase.
+    Effects,
+    /// The active player's draw phase, when there is a decision.
+    Draw,
+    /// The active player's main phase.
+    Main,
+    /// A Pawn reached the far rank and its owner chooses its new identity.
+    Promote,
+    /// Chance: a d6 roll-off to break an end-of-game tie.
+    TieBreak,
+}
+
+/// The whole state of a game of Lytharian Chess.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The stage.
+    pub stage: Stage,
+    /// The seat whose setup step or turn it is (and the shuffled deck at `shuffle`).
+    pub active: u8,
+    /// The seat that went first (its troops start on ranks 1 and 2).
+    pub first: u8,
+    /// Turn number, from 1 at the first player's first turn.
+    pub turn: u32,
+    /// The troop that moved this turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<u32>,
+    /// Whether an attack was made this turn.
+    pub attacked: bool,
+    /// Who may respond to the stack now.
+    pub priority: u8,
+    /// The next uid.
+    pub next_uid: u32,
+    /// The Pawn being promoted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promoting: Option<u32>,
+    /// The game's result, once over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// The two players.
+    pub sides: [Side; 2],
+    /// The troops on the board.
+    pub units: Vec<Unit>,
+    /// Spells and abilities waiting to resolve, bottom first.
+    pub stack: Vec<Entry>,
+    /// Whether the stack is resolving (a player passed, or an ability was used).
+    #[serde(default)]
+    pub resolving: bool,
+}
+
+/// Sum of static modifiers on a troop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Attack.
+    pub att: i32,
+    /// Defense.
+    pub def: i32,
+    /// Magic damage reduction.
+    pub ward: i32,
+    /// Physical damage reduction.
+    pub guard: i32,
+    /// Whether it cannot move.
+    pub rooted: bool,
+}
+
+pub(crate) const HAND_LIMIT: usize = 10;
+const MANA_MAX: i32 = 15;
+const OBELISK_MAX: i32 = 6;
+const ENCHANT_SPACES: usize = 3;
+
+fn dist(a: Square, b: Square) -> i32 {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr)
+}
+
+fn new_side(list: &DeckList, mode: Mode) -> Side {
+    let army: Vec<CardId> = match mode {
+        Mode::PawnWars => list
+            .army
+            .iter()
+            .copied()
+            .filter(|c| troop_of(*c).role == Role::Pawn)
+            .collect(),
+        _ => list.army.clone(),
+    };
+    let power = army.iter().map(|c| troop_of(*c).power).sum();
+    let mut to_place: Vec<CardId> = army
+        .iter()
+        .copied()
+        .filter(|c| troop_of(*c).role == Role::Pawn)
+        .collect();
+    to_place.sort();
+    Side {
+        list: list.id.clone(),
+        army,
+        deck: list.deck_cards(),
+        hand: Vec::new(),
+        crypt: Vec::new(),
+        nether: Vec::new(),
+        enchants: Vec::new(),
+        mana: 1,
+        obelisk: 1,
+        power,
+        harnessed: false,
+        spell_pool: 0,
+        forge_pool: 0,
+        forge_uid: None,
+        kills: 0,
+        points: 0,
+        hold: false,
+        to_place,
+    }
+}
+
+impl State {
+    /// The start of a game between two deck lists: at the roll-off if the
+    /// power scores are equal, otherwise at the first shuffle.
+    pub fn new(lists: [&DeckList; 2], options: &LythariaOptions) -> State {
+        let sides = [
+            new_side(lists[0], options.mode),
+            new_side(lists[1], options.mode),
+        ];
+        let mut s = State {
+            stage: Stage::RollOff,
+            active: 0,
+            first: 0,
+            turn: 0,
+            moved: None,
+            attacked: false,
+            priority: 0,
+            next_uid: 1,
+            promoting: None,
+            outcome: None,
+            sides,
+            units: Vec::new(),
+            stack: Vec::new(),
+            resolving: false,
+        };
+        let (p0, p1) = (s.sides[0].power, s.sides[1].power);
+        if p0 != p1 {
+            let low = if p0 < p1 { 0 } else { 1 };
+            s.set_first(low, (p0 - p1).abs());
+        }
+        s
+    }
+
+    fn set_first(&mut self, first: u8, diff: i32) {
+        self.first = first;
+        let bonus = (diff + 4) / 5;
+        let side = &mut self.sides[first as usize];
+        side.mana = (1 + bonus).min(MANA_MAX);
+        self.stage = Stage::Shuffle;
+        self.active = 0;
+    }
+
+    /// The colour (board direction) of a seat.
+    pub fn color(&self, p: u8) -> Color {
+        if p == self.first {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The unit on a square.
+    pub fn unit_at(&self, sq: Square) -> Option<&Unit> {
+        self.units.iter().find(|u| u.at.0 == sq)
+    }
+
+    fn idx_at(&self, sq: Square) -> Option<usize> {
+        self.units.iter().position(|u| u.at.0 == sq)
+    }
+
+    fn idx_uid(&self, uid: u32) -> Option<usize> {
+        self.units.iter().position(|u| u.uid == uid)
+    }
+
+    fn occupied(&self) -> Bitboard {
+        self.units.iter().map(|u| u.at.0).collect()
+    }
+
+    fn side_bb(&self, p: u8) -> Bitboard {
+        self.units
+            .iter()
+            .filter(|u| u.owner == p)
+            .map(|u| u.at.0)
+            .collect()
+    }
+
+    /// The player to decide, or `None` at chance nodes and when over.
+    pub fn player_to_act(&self) -> Option<u8> {
+        if self.outcome.is_some() || self.is_chance() {
+            return None;
+        }
+        if !self.stack.is_empty() {
+            return Some(self.priority);
+        }
+        Some(self.active)
+    }
+
+    /// Whether chance decides next.
+    pub fn is_chance(&self) -> bool {
+        if self.outcome.is_some() {
+            return false;
+        }
+        matches!(
+            self.stage,
+            Stage::RollOff | Stage::Shuffle | Stage::TieBreak
+        ) || self.pending_roll()
+    }
+
+    /// Whether the top of the stack waits for a d6.
+    pub fn pending_roll(&self) -> bool {
+        self.stack
+            .last()
+            .is_some_and(|e| e.roll.is_none() && !self.fizzled(e) && self.needs_roll(e))
+    }
+
+    fn needs_roll(&self, e: &Entry) -> bool {
+        // A stack entry rolls only once all responses are in: it is at the
+        // top and either it is an ability (resolved at once) or a player passed.
+        self.resolving && entry_effects(e).iter().any(|f| f.roll != Roll::None)
+    }
+
+    // ------------------------------------------------------------ stats
+
+    /// A troop's current Att, Def, ward, guard and rooting.
+    pub fn stats(&self, u: &Unit) -> Stats {
+        let t = u.troop();
+        let mut s = Stats {
+            att: t.att,
+            def: t.def,
+            ..Stats::default()
+        };
+        let add = |op: Op, amount: i32, s: &mut Stats| match op {
+            Op::Att => s.att += amount,
+            Op::Def => s.def += amount,
+            Op::Ward => s.ward += amount,
+            Op::Guard => s.guard += amount,
+            Op::Root => s.rooted = true,
+            _ => {}
+        };
+        for e in &u.equipment {
+            if let Some(eq) = e.card().equipment() {
+                s.att += eq.att;
+                s.def += eq.def;
+            }
+        }
+        for other in &self.units {
+            if other.owner != u.owner {
+                continue;
+            }
+            for a in &other.troop().abilities {
+                if a.phase != AbilityPhase::Passive {
+                    continue;
+                }
+                let applies = match a.target {
+                    Target::SelfTroop => other.uid == u.uid,
+                    Target::AdjacentFriends => other.uid != u.uid && dist(other.at.0, u.at.0) == 1,
+                    Target::AllFriends => true,
+                    _ => false,
+                };
+                if applies {
+                    for e in &a.effects {
+                        add(e.op, e.amount, &mut s);
+                    }
+                }
+            }
+        }
+        for (p, side) in self.sides.iter().enumerate() {
+            for en in &side.enchants {
+                let Some(spell) = en.card.card().spell() else {
+                    continue;
+                };
+                let applies = match spell.target {
+                    Target::AllFriends => u.owner as usize == p,
+                    Target::AllEnemies => u.owner as usize != p,
+                    _ => en.target == Some(u.uid),
+                };
+                if applies {
+                    for e in &spell.effects {
+                        add(e.op, e.amount, &mut s);
+                    }
+                }
+            }
+        }
+        for m in &u.mods {
+            add(m.op, m.amount, &mut s);
+        }
+        s.att = s.att.max(0);
+        s.ward = s.ward.max(0);
+        s.guard = s.guard.max(0);
+        s
+    }
+
+    fn income(&self, p: u8) -> i32 {
+        let mut n = 0;
+        for u in self.units.iter().filter(|u| u.owner == p) {
+            for a in &u.troop().abilities {
+                if a.phase == AbilityPhase::Passive {
+                    n += a
+                        .effects
+                        .iter()
+                        .filter(|e| e.op == Op::Income)
+                        .map(|e| e.amount)
+                        .sum::<i32>();
+                }
+            }
+        }
+        for en in &self.sides[p as usize].enchants {
+            if let Some(s) = en.card.card().spell() {
+                n += s
+                    .effects
+                    .iter()
+                    .filter(|e| e.op == Op::Income)
+                    .map(|e| e.amount)
+                    .sum::<i32>();
+            }
+        }
+        n
+    }
+
+    // ------------------------------------------------------------ geometry
+
+    fn move_targets(&self, u: &Unit) -> Bitboard {
+        if self.stats(u).rooted {
+            return Bitboard::EMPTY;
+        }
+        let occ = self.occupied();
+        let sq = u.at.0;
+        let targets = match u.troop().role {
+            Role::King => attacks::king_attacks(sq),
+            Role::Queen => attacks::queen_attacks(sq, occ),
+            Role::Rook => attacks::rook_attacks(sq, occ),
+            Role::Bishop => attacks::bishop_attacks(sq, occ),
+            Role::Knight => attacks::knight_attacks(sq),
+            Role::Pawn => {
+                let color = self.color(u.owner);
+                let mut bb = Bitboard::EMPTY;
+                if let Some(one) = sq.forward(color)
+                    && !occ.contains(one)
+                {
+                    bb = bb.with(one);
+                    let start = sq.relative_to(color).rank() as u32 == 1;
+                    if start
+                        && let Some(two) = one.forward(color)
+                        && !occ.contains(two)
+                    {
+                        bb = bb.with(two);
+                    }
+                }
+                bb
+            }
+        };
+        let mut bb = targets & !occ;
+        if let Some(goal) = self.honor_goal(u) {
+            let d = dist(sq, goal);
+            bb = bb.into_iter().filter(|t| dist(*t, goal) < d).collect();
+        }
+        bb
+    }
+
+    fn attack_squares(&self, u: &Unit, knight: KnightAttack) -> Bitboard {
+        let sq = u.at.0;
+        let geo = match u.troop().role {
+            Role::King | Role::Queen => attacks::king_attacks(sq),
+            Role::Rook => attacks::rook_attacks(sq, Bitboard::FULL),
+            Role::Bishop => attacks::bishop_attacks(sq, Bitboard::FULL),
+            Role::Knight => match knight {
+                KnightAttack::Leap => attacks::knight_attacks(sq),
+                KnightAttack::Adjacent => attacks::king_attacks(sq),
+            },
+            Role::Pawn => attacks::pawn_attacks(self.color(u.owner), sq),
+        };
+        let mut bb = geo & self.side_bb(1 - u.owner);
+        if let Some(goal) = self.honor_goal(u) {
+            let d = dist(sq, goal);
+            bb = bb.into_iter().filter(|t| dist(*t, goal) < d).collect();
+        }
+        bb
+    }
+
+    /// Whether a player's only troop on the board is their King.
+    pub fn lone_king(&self, p: u8) -> bool {
+        let mut it = self.units.iter().filter(|u| u.owner == p);
+        matches!((it.next(), it.next()), (Some(u), None) if u.troop().role == Role::King)
+    }
+
+    /// The enemy King's square when this unit is a lone King on honor charge.
+    fn honor_goal(&self, u: &Unit) -> Option<Square> {
+        if u.troop().role != Role::King || !self.lone_king(u.owner) {
+            return None;
+        }
+        self.units
+            .iter()
+            .find(|e| e.owner != u.owner && e.troop().role == Role::King)
+            .map(|e| e.at.0)
+    }
+
+    // ------------------------------------------------------------ legal actions
+
+    /// Every legal action of the player to act.
+    pub fn legal(&self, opts: &LythariaOptions, out: &mut Vec<Action>) {
+        out.clear();
+        let Some(p) = self.player_to_act() else {
+            return;
+        };
+        let side = &self.sides[p as usize];
+        if side.mana >= MANA_MAX && side.obelisk < OBELISK_MAX {
+            out.push(Action::Charge);
+        }
+        if !self.stack.is_empty() {
+            out.push(Action::Pass);
+            self.cast_actions(p, true, out);
+            self.harness_actions(p, out);
+            return;
+        }
+        match self.stage {
+            Stage::Place => {
+                let mut seen: Vec<CardId> = side.to_place.clone();
+                seen.dedup();
+                out.extend(seen.into_iter().map(Action::Place));
+            }
+            Stage::Promote => {
+                let mut opts_: Vec<CardId> = side
+                    .army
+                    .iter()
+                    .copied()
+                    .filter(|c| troop_of(*c).role != Role::King)
+                    .collect();
+                opts_.sort();
+                opts_.dedup();
+                out.extend(opts_.into_iter().map(Action::Promote));
+            }
+            Stage::Effects => {
+                self.ability_actions(p, AbilityPhase::Effects, out);
+                out.push(Action::End);
+            }
+            Stage::Draw => {
+                let mut hand = side.hand.clone();
+                hand.sort();
+                hand.dedup();
+                out.extend(hand.into_iter().map(Action::Discard));
+                out.push(Action::Keep);
+                self.cast_actions(p, true, out);
+            }
+            Stage::Main => self.main_actions(p, opts, out),
+            Stage::RollOff | Stage::Shuffle | Stage::TieBreak => {}
+        }
+    }
+
+    fn hand_distinct(&self, p: u8) -> Vec<CardId> {
+        let mut hand = self.sides[p as usize].hand.clone();
+        hand.sort();
+        hand.dedup();
+        hand
+    }
+
+    fn cast_actions(&self, p: u8, fast_only: bool, out: &mut Vec<Action>) {
+        let side = &self.sides[p as usize];
+        let budget = side.mana + side.spell_pool;
+        for c in self.hand_distinct(p) {
+            let Some(s) = c.card().spell() else { continue };
+            if fast_only && s.speed != Speed::Fast {
+                continue;
+            }
+            if s.cost > budget {
+                continue;
+            }
+            if s.kind == SpellKind::Enchantment && side.enchants.len() >= ENCHANT_SPACES {
+                continue;
+            }
+            match s.target {
+                Target::Spell => {
+                    if !self.stack.is_empty() {
+                        out.push(Action::Cast(c, None));
+                    }
+                }
+                t if t.is_single() => {
+                    for u in &self.units {
+                        let ok = match t {
+                            Target::Friend => u.owner == p,
+                            Target::Enemy => u.owner != p,
+                            _ => true,
+                        };
+                        if ok {
+                            out.push(Action::Cast(c, Some(u.at)));
+                        }
+                    }
+                }
+                _ => out.push(Action::Cast(c, None)),
+            }
+        }
+    }
+
+    fn harness_actions(&self, p: u8, out: &mut Vec<Action>) {
+        if self.sides[p as usize].harnessed {
+            return;
+        }
+        for c in self.hand_distinct(p) {
+            if c.card().spell().is_some() {
+                out.push(Action::Harness(c));
+            }
+        }
+    }
+
+    fn ability_actions(&self, p: u8, phase: AbilityPhase, out: &mut Vec<Action>) {
+        for u in self.units.iter().filter(|u| u.owner == p) {
+            if phase == AbilityPhase::Main && u.attacked {
+                continue;
+            }
+            for (i, a) in u.troop().abilities.iter().enumerate() {
+                if a.phase != phase || u.used & (1 << i) != 0 {
+                    continue;
+                }
+                if a.target.is_single() {
+                    for t in &self.units {
+                        let side_ok = match a.target {
+                            Target::Friend => t.owner == p,
+                            Target::Enemy => t.owner != p,
+                            _ => true,
+                        };
+                        let range_ok = a.range.is_none_or(|r| dist(u.at.0, t.at.0) <= i32::from(r));
+                        if side_ok && range_ok {
+                            out.push(Action::Use(u.at, i as u8, Some(t.at)));
+                        }
+                    }
+                } else {
+                    out.push(Action::Use(u.at, i as u8, None));
+                }
+            }
+        }
+    }
+
+    fn main_actions(&self, p: u8, opts: &LythariaOptions, out: &mut Vec<Action>) {
+        let side = &self.sides[p as usize];
+        let mut any_move = false;
+        let mut any_attack = false;
+        if self.moved.is_none() {
+            for u in self.units.iter().filter(|u| u.owner == p) {
+                for t in self.move_targets(u) {
+                    out.push(Action::Move(u.at, Sq(t)));
+                    any_move = true;
+                }
+            }
+        }
+        if !self.attacked {
+            for u in self.units.iter().filter(|u| u.owner == p) {
+                if self.moved.is_some_and(|m| m != u.uid) {
+                    continue;
+                }
+                let main_used = u
+                    .troop()
+                    .abilities
+                    .iter()
+                    .enumerate()
+                    .any(|(i, a)| a.phase == AbilityPhase::Main && u.used & (1 << i) != 0);
+                if main_used {
+                    continue;
+                }
+                for t in self.attack_squares(u, opts.knight_attack) {
+                    out.push(Action::Attack(u.at, Sq(t)));
+                    any_attack = true;
+                }
+            }
+        }
+        self.cast_actions(p, false, out);
+        self.harness_actions(p, out);
+        // Equipment and reforging.
+        let budget = side.mana + side.forge_pool;
+        let hand = self.hand_distinct(p);
+        for c in &hand {
+            let Some(eq) = c.card().equipment() else {
+                continue;
+            };
+            out.push(Action::Reforge(*c, None));
+            for u in self.units.iter().filter(|u| u.owner == p) {
+                if u.troop().kind != Kind::Humanoid {
+                    continue;
+                }
+                if u.equipment
+                    .iter()
+                    .any(|e| e.card().equipment().map(|x| x.slot) == Some(eq.slot))
+                {
+                    continue;
+                }
+                let usable = match side.forge_uid {
+                    Some(uid) if uid != u.uid => side.mana,
+                    _ => budget,
+                };
+                if eq.cost <= usable {
+                    out.push(Action::Equip(*c, u.at));
+                }
+            }
+        }
+        for u in self.units.iter().filter(|u| u.owner == p) {
+            if side.forge_uid.is_some_and(|f| f != u.uid) {
+                continue;
+            }
+            let mut eqs = u.equipment.clone();
+            eqs.sort();
+            eqs.dedup();
+            for e in eqs {
+                out.push(Action::Reforge(e, Some(u.at)));
+            }
+        }
+        self.ability_actions(p, AbilityPhase::Main, out);
+        let lone = self.lone_king(p);
+        let engaged = self.moved.is_some() || (lone && self.attacked);
+        if engaged || side.hold || !(any_move || (lone && any_attack)) {
+            out.push(Action::End);
+        }
+    }
+
+    // ------------------------------------------------------------ applying
+
+    /// Plays a legal action (or chance outcome). Returns false, changing
+    /// nothing, when the action's data does not fit this state.
+    pub fn play(&mut self, a: &Action, opts: &LythariaOptions) -> bool {
+        if let Some(p) = self.player_to_act() {
+            let side = &mut self.sides[p as usize];
+            if !matches!(a, Action::Cast(..) | Action::Harness(_) | Action::Charge) {
+                side.spell_pool = 0;
+            }
+            if !matches!(a, Action::Reforge(..) | Action::Equip(..) | Action::Charge) {
+                side.forge_pool = 0;
+                side.forge_uid = None;
+            }
+        }
+        match a {
+            Action::RollOff(x, y) => {
+                if x == y {
+                    return true;
+                }
+                let winner = if x > y { 0 } else { 1 };
+                match self.stage {
+                    Stage::RollOff => {
+                        self.first = winner;
+                        self.stage = Stage::Shuffle;
+                        self.active = 0;
+                    }
+                    _ => {
+                        self.outcome = Some(Outcome::win(Team(winner), EndReason::Points));
+                    }
+                }
+            }
+            Action::Shuffle(p, perm) => {
+                let deck = &mut self.sides[*p as usize].deck;
+                let old = deck.clone();
+                *deck = perm
+                    .iter()
+                    .filter_map(|&i| old.get(i as usize).copied())
+                    .collect();
+                if *p == 0 {
+                    self.active = 1;
+                } else {
+                    self.begin_setup(opts);
+                }
+            }
+            Action::Die(n) => {
+                if let Some(top) = self.stack.last_mut() {
+                    top.roll = Some(*n);
+                }
+                self.resolve_stack(opts);
+            }
+            Action::Place(c) => {
+                let p = self.active;
+                let side = &mut self.sides[p as usize];
+                if let Some(i) = side.to_place.iter().position(|x| x == c) {
+                    side.to_place.remove(i);
+                }
+                self.place_pawn(p, *c);
+                self.auto_place(opts);
+            }
+            Action::Move(from, to) => {
+                if let Some(i) = self.idx_at(from.0) {
+                    self.units[i].at = *to;
+                    self.moved = Some(self.units[i].uid);
+                    self.after_arrival(i, opts);
+                }
+            }
+            Action::Attack(from, to) => self.attack(from.0, to.0, opts),
+            Action::Promote(c) => {
+                if let Some(i) = self.promoting.and_then(|u| self.idx_uid(u)) {
+                    let u = &mut self.units[i];
+                    let owner = u.owner as usize;
+                    u.copy = Some(*c);
+                    u.face_up = true;
+                    u.damage = 0;
+                    u.mods.clear();
+                    let eq = std::mem::take(&mut u.equipment);
+                    let uid = u.uid;
+                    self.sides[owner].nether.extend(eq);
+                    self.drop_enchants_on(uid);
+                }
+                self.promoting = None;
+                self.stage = Stage::Main;
+            }
+            Action::Cast(c, t) => {
+                let p = self.player_to_act().unwrap_or(self.active);
+                let Some(spell) = c.card().spell() else {
+                    return false;
+                };
+                let side = &mut self.sides[p as usize];
+                let Some(i) = side.hand.iter().position(|x| x == c) else {
+                    return false;
+                };
+                side.hand.remove(i);
+                let from_pool = side.spell_pool.min(spell.cost);
+                side.spell_pool -= from_pool;
+                side.mana -= spell.cost - from_pool;
+                let target =
+                    t.and_then(|sq| self.unit_at(sq.0).map(|u| TargetRef { at: sq, uid: u.uid }));
+                self.stack.push(Entry {
+                    source: Source::Spell(*c),
+                    controller: p,
+                    target,
+                    roll: None,
+                });
+                self.priority = 1 - p;
+            }
+            Action::Pass => {
+                self.resolving = true;
+                self.resolve_stack(opts);
+            }
+            Action::Harness(c) => {
+                let p = self.player_to_act().unwrap_or(self.active);
+                let side = &mut self.sides[p as usize];
+                if let Some(i) = side.hand.iter().position(|x| x == c) {
+                    side.hand.remove(i);
+                    side.nether.push(*c);
+                    side.harnessed = true;
+                    side.spell_pool += c.card().spell().map_or(0, |s| s.quality);
+                }
+            }
+            Action::Equip(c, at) => {
+                let p = self.active as usize;
+                let cost = c.card().equipment().map_or(0, |e| e.cost);
+                let Some(ui) = self.idx_at(at.0) else {
+                    return false;
+                };
+                let uid = self.units[ui].uid;
+                let side = &mut self.sides[p];
+                let pool = match side.forge_uid {
+                    Some(f) if f != uid => 0,
+                    _ => side.forge_pool,
+                };
+                let from_pool = pool.min(cost);
+                side.forge_pool -= from_pool;
+                side.mana -= cost - from_pool;
+                if let Some(i) = side.hand.iter().position(|x| x == c) {
+                    side.hand.remove(i);
+                }
+                let u = &mut self.units[ui];
+                u.equipment.push(*c);
+                u.face_up = true;
+            }
+            Action::Reforge(c, at) => {
+                let p = self.active as usize;
+                let value = c.card().equipment().map_or(0, |e| e.reforge);
+                match at {
+                    None => {
+                        let side = &mut self.sides[p];
+                        if let Some(i) = side.hand.iter().position(|x| x == c) {
+                            side.hand.remove(i);
+                        }
+                    }
+                    Some(sq) => {
+                        let Some(ui) = self.idx_at(sq.0) else {
+                            return false;
+                        };
+                        let u = &mut self.units[ui];
+                        if let Some(i) = u.equipment.iter().position(|x| x == c) {
+                            u.equipment.remove(i);
+                        }
+                        self.sides[p].forge_uid = Some(u.uid);
+                        self.reap(opts);
+                    }
+                }
+                let side = &mut self.sides[p];
+                side.nether.push(*c);
+                side.forge_pool += value;
+            }
+            Action::Use(sq, i, t) => {
+                let Some(ui) = self.idx_at(sq.0) else {
+                    return false;
+                };
+                let u = &mut self.units[ui];
+                let Some(ab) = troop_of(u.identity()).abilities.get(*i as usize) else {
+                    return false;
+                };
+                u.used |= 1 << i;
+                if ab.reveal {
+                    u.face_up = true;
+                }
+                let (uid, card, owner) = (u.uid, u.identity(), u.owner);
+                let target = match ab.target {
+                    Target::SelfTroop => Some(TargetRef { at: *sq, uid }),
+                    _ => t.and_then(|s| self.unit_at(s.0).map(|x| TargetRef { at: s, uid: x.uid })),
+                };
+                self.stack.push(Entry {
+                    source: Source::Ability {
+                        uid,
+                        card,
+                        index: *i,
+                    },
+                    controller: owner,
+                    target,
+                    roll: None,
+                });
+                self.resolving = true;
+                self.resolve_stack(opts);
+            }
+            Action::Discard(c) => {
+                let side = &mut self.sides[self.active as usize];
+                if let Some(i) = side.hand.iter().position(|x| x == c) {
+                    side.hand.remove(i);
+                    side.nether.push(*c);
+                }
+            }
+            Action::Keep => {
+                self.stage = Stage::Main;
+            }
+            Action::Charge => {
+                if let Some(p) = self.player_to_act() {
+                    let side = &mut self.sides[p as usize];
+                    side.mana = 1;
+                    side.obelisk = (side.obelisk + 1).min(OBELISK_MAX);
+                }
+            }
+            Action::End => match self.stage {
+                Stage::Effects => self.mana_phase(),
+                _ => {
+                    let next = 1 - self.active;
+                    self.begin_turn(next, opts);
+                }
+            },
+        }
+        self.advance(opts);
+        true
+    }
+
+    fn begin_setup(&mut self, opts: &LythariaOptions) {
+        // Back rows, from each owner's left.
+        for p in [self.first, 1 - self.first] {
+            let color = self.color(p);
+            let rank = if color == Color::White { 0 } else { 7 };
+            let files: [usize; 8] = if color == Color::White {
+                [0, 1, 2, 3, 4, 5, 6, 7]
+            } else {
+                [7, 6, 5, 4, 3, 2, 1, 0]
+            };
+            // Left to right: R N B Q K B N R; Player 2's castle is swapped
+            // so the Queen stands on the dark square (d8).
+            let order = if color == Color::White {
+                [
+                    Role::Rook,
+                    Role::Knight,
+                    Role::Bishop,
+                    Role::Queen,
+                    Role::King,
+                    Role::Bishop,
+                    Role::Knight,
+                    Role::Rook,
+                ]
+            } else {
+                [
+                    Role::Rook,
+                    Role::Knight,
+                    Role::Bishop,
+                    Role::King,
+                    Role::Queen,
+                    Role::Bishop,
+                    Role::Knight,
+                    Role::Rook,
+                ]
+            };
+            let mut pool: Vec<CardId> = self.sides[p as usize]
+                .army
+                .iter()
+                .copied()
+                .filter(|c| troop_of(*c).role != Role::Pawn)
+                .collect();
+            for (k, role) in order.iter().enumerate() {
+                if let Some(i) = pool.iter().position(|c| troop_of(*c).role == *role) {
+                    let c = pool.remove(i);
+                    let sq = Square::ALL[rank * 8 + files[k]];
+                    self.spawn(p, c, sq, opts);
+                }
+            }
+        }
+        self.stage = Stage::Place;
+        self.active = self.first;
+        self.auto_place(opts);
+    }
+
+    fn spawn(&mut self, p: u8, c: CardId, sq: Square, opts: &LythariaOptions) {
+        let uid = self.next_uid;
+        self.next_uid += 1;
+        self.units.push(Unit {
+            at: Sq(sq),
+            owner: p,
+            card: c,
+            copy: None,
+            uid,
+            face_up: !opts.face_down,
+            damage: 0,
+            equipment: Vec::new(),
+            mods: Vec::new(),
+            used: 0,
+            attacked: false,
+        });
+    }
+
+    fn place_pawn(&mut self, p: u8, c: CardId) {
+        let color = self.color(p);
+        let n = 7usize
+            .saturating_sub(self.sides[p as usize].to_place.len())
+            .min(7);
+        let (rank, file) = if color == Color::White {
+            (1, n)
+        } else {
+            (6, 7 - n)
+        };
+        let sq = Square::ALL[rank * 8 + file];
+        let face_down = self.units.first().is_none_or(|u| !u.face_up);
+        let uid = self.next_uid;
+        self.next_uid += 1;
+        self.units.push(Unit {
+            at: Sq(sq),
+            owner: p,
+            card: c,
+            copy: None,
+            uid,
+            face_up: !face_down,
+            damage: 0,
+            equipment: Vec::new(),
+            mods: Vec::new(),
+            used: 0,
+            attacked: false,
+        });
+    }
+
+    /// Places Pawns with no choice left, then moves on to the next player or
+    /// the first turn.
+    fn auto_place(&mut self, opts: &LythariaOptions) {
+        loop {
+            let p = self.active;
+            let side = &self.sides[p as usize];
+            let mut distinct = side.to_place.clone();
+            distinct.dedup();
+            match distinct.len() {
+                0 => {
+                    if p == self.first {
+                        self.active = 1 - self.first;
+                        continue;
+                    }
+                    self.begin_turn(self.first, opts);
+                    return;
+                }
+                1 => {
+                    let c = distinct[0];
+                    self.sides[p as usize].to_place.pop();
+                    self.place_pawn(p, c);
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn begin_turn(&mut self, p: u8, opts: &LythariaOptions) {
+        self.active = p;
+        self.priority = p;
+        self.turn += 1;
+        self.moved = None;
+        self.attacked = false;
+        self.stage = Stage::Effects;
+        let turn = self.turn;
+        for u in &mut self.units {
+            u.used = 0;
+            u.attacked = false;
+            u.mods.retain(|m| m.until > turn);
+        }
+        for side in &mut self.sides {
+            side.harnessed = false;
+            side.hold = false;
+            let (keep, gone): (Vec<Enchant>, Vec<Enchant>) = std::mem::take(&mut side.enchants)
+                .into_iter()
+                .partition(|e| e.until.is_none_or(|u| u > turn));
+            side.enchants = keep;
+            side.nether.extend(gone.into_iter().map(|e| e.card));
+        }
+        self.reap(opts);
+        if self.outcome.is_none() && opts.turn_limit > 0 && self.turn > opts.turn_limit {
+            self.end_by_limit(opts);
+        }
+    }
+
+    fn end_by_limit(&mut self, opts: &LythariaOptions) {
+        if opts.mode == Mode::PawnWars {
+            self.pawn_wars_result();
+        } else {
+            self.outcome = Some(Outcome::draw(EndReason::NoProgress));
+        }
+    }
+
+    fn mana_phase(&mut self) {
+        let p = self.active;
+        let gain = self.sides[p as usize].obelisk + self.income(p);
+        let side = &mut self.sides[p as usize];
+        side.mana = (side.mana + gain).clamp(0, MANA_MAX);
+        self.stage = Stage::Draw;
+    }
+
+    fn has_effect_options(&self) -> bool {
+        let p = self.active;
+        self.units.iter().filter(|u| u.owner == p).any(|u| {
+            u.troop()
+                .abilities
+                .iter()
+                .enumerate()
+                .any(|(i, a)| a.phase == AbilityPhase::Effects && u.used & (1 << i) == 0)
+        })
+    }
+
+    /// Runs the steps that need no decision.
+    fn advance(&mut self, _opts: &LythariaOptions) {
+        loop {
+            if self.outcome.is_some() || !self.stack.is_empty() {
+                return;
+            }
+            match self.stage {
+                Stage::Effects => {
+                    if self.has_effect_options() {
+                        return;
+                    }
+                    self.mana_phase();
+                }
+                Stage::Draw => {
+                    let side = &mut self.sides[self.active as usize];
+                    if side.deck.is_empty() {
+                        self.stage = Stage::Main;
+                    } else if side.hand.len() < HAND_LIMIT {
+                        if let Some(c) = side.deck.pop() {
+                            side.hand.push(c);
+                        }
+                        self.stage = Stage::Main;
+                    } else {
+                        return;
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// After a troop arrives on a square (move or won attack): promotion or
+    /// Pawn Wars scoring on the far rank.
+    fn after_arrival(&mut self, i: usize, opts: &LythariaOptions) {
+        let u = &self.units[i];
+        if u.troop().role != Role::Pawn || u.copy.is_some() {
+            return;
+        }
+        let far = u.at.0.relative_to(self.color(u.owner)).rank() as u32 == 7;
+        if !far {
+            return;
+        }
+        if opts.mode == Mode::PawnWars {
+            let u = self.units.remove(i);
+            let side = &mut self.sides[u.owner as usize];
+            side.points += 1;
+            side.crypt.push(u.card);
+            side.nether.extend(u.equipment.iter().copied());
+            self.drop_enchants_on(u.uid);
+            self.check_end(opts);
+        } else {
+            self.promoting = Some(u.uid);
+            self.stage = Stage::Promote;
+        }
+    }
+
+    fn attack(&mut self, from: Square, to: Square, opts: &LythariaOptions) {
+        let (Some(ai), Some(di)) = (self.idx_at(from), self.idx_at(to)) else {
+            return;
+        };
+        self.attacked = true;
+        let (a, d) = (&self.units[ai], &self.units[di]);
+        let (sa, sd) = (self.stats(a), self.stats(d));
+        let reduce = |dmg: i32, kind: crate::cards::DamageType, s: &Stats| {
+            let r = match kind {
+                crate::cards::DamageType::Physical => s.guard,
+                crate::cards::DamageType::Magic => s.ward,
+            };
+            (dmg - r).max(0)
+        };
+        let to_def = reduce(sa.att, a.troop().damage, &sd);
+        let to_att = reduce(sd.att, d.troop().damage, &sa);
+        let (a_uid, d_uid) = (a.uid, d.uid);
+        {
+            let a = &mut self.units[ai];
+            a.attacked = true;
+            a.face_up = true;
+            a.damage += to_att;
+        }
+        {
+            let d = &mut self.units[di];
+            d.face_up = true;
+            d.damage += to_def;
+        }
+        self.reap(opts);
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.idx_uid(d_uid).is_none()
+            && let Some(ai) = self.idx_uid(a_uid)
+        {
+            self.units[ai].at = Sq(to);
+            self.after_arrival(ai, opts);
+        }
+    }
+
+    fn drop_enchants_on(&mut self, uid: u32) {
+        for side in &mut self.sides {
+            let (gone, keep): (Vec<Enchant>, Vec<Enchant>) = std::mem::take(&mut side.enchants)
+                .into_iter()
+                .partition(|e| e.target == Some(uid));
+            side.enchants = keep;
+            side.nether.extend(gone.into_iter().map(|e| e.card));
+        }
+    }
+
+    /// Removes every troop whose damage reached its Def, then checks the end.
+    fn reap(&mut self, opts: &LythariaOptions) {
+        let mut dead = Vec::new();
+        for u in &self.units {
+            if u.damage >= self.stats(u).def {
+                dead.push(u.uid);
+            }
+        }
+        if dead.is_empty() {
+            return;
+        }
+        let mut kings_dead = [false; 2];
+        for uid in &dead {
+            let Some(i) = self.idx_uid(*uid) else {
+                continue;
+            };
+            let u = self.units.remove(i);
+            let t = u.troop();
+            if t.role == Role::King {
+                kings_dead[u.owner as usize] = true;
+            }
+            let owner = u.owner as usize;
+            self.sides[1 - owner].kills += t.power;
+            self.sides[owner].crypt.push(u.card);
+            self.sides[owner].nether.extend(u.equipment.iter().copied());
+            self.drop_enchants_on(u.uid);
+            if self.promoting == Some(u.uid) {
+                self.promoting = None;
+                self.stage = Stage::Main;
+            }
+        }
+        // Auras may have held others up.
+        self.reap(opts);
+        self.check_end(opts);
+    }
+
+    fn check_end(&mut self, opts: &LythariaOptions) {
+        if self.outcome.is_some() || self.stage == Stage::TieBreak {
+            return;
+        }
+        if opts.mode == Mode::PawnWars {
+            let has = |p: u8| self.units.iter().any(|u| u.owner == p);
+            if !has(0) || !has(1) {
+                self.pawn_wars_result();
+            }
+            return;
+        }
+        let king = |p: u8| {
+            self.units
+                .iter()
+                .any(|u| u.owner == p && u.troop().role == Role::King)
+        };
+        match (king(0), king(1)) {
+            (true, true) => {}
+            (true, false) => self.outcome = Some(Outcome::win(Team(0), EndReason::KingCaptured)),
+            (false, true) => self.outcome = Some(Outcome::win(Team(1), EndReason::KingCaptured)),
+            (false, false) => {
+                let board = |p: u8| -> i32 {
+                    self.units
+                        .iter()
+                        .filter(|u| u.owner == p)
+                        .map(|u| u.troop().power)
+                        .sum()
+                };
+                let mut keys = Vec::new();
+                if !self.units.is_empty() {
+                    keys.push((board(0), board(1)));
+                }
+                keys.push((self.sides[0].kills, self.sides[1].kills));
+                // The lower army power score wins: compare negated.
+                keys.push((-self.sides[0].power, -self.sides[1].power));
+                self.decide(&keys);
+            }
+        }
+    }
+
+    fn decide(&mut self, keys: &[(i32, i32)]) {
+        for (a, b) in keys {
+            if a != b {
+                let w = if a > b { 0 } else { 1 };
+                self.outcome = Some(Outcome::win(Team(w), EndReason::Points));
+                return;
+            }
+        }
+        self.stack.clear();
+        self.stage = Stage::TieBreak;
+    }
+
+    fn pawn_wars_result(&mut self) {
+        let keys = [
+            (self.sides[0].points, self.sides[1].points),
+            (self.sides[0].kills, self.sides[1].kills),
+        ];
+        for (a, b) in keys {
+            if a != b {
+                let w = if a > b { 0 } else { 1 };
+                self.outcome = Some(Outcome::win(Team(w), EndReason::Points));
+                return;
+            }
+        }
+        self.outcome = Some(Outcome::draw(EndReason::Points));
+    }
+
+    // ------------------------------------------------------------ the stack
+
+    /// Whether a stack entry's target left its square.
+    pub fn fizzled(&self, e: &Entry) -> bool {
+        match e.target {
+            Some(t) => self.unit_at(t.at.0).is_none_or(|u| u.uid != t.uid),
+            None => false,
+        }
+    }
+
+    fn resolve_stack(&mut self, opts: &LythariaOptions) {
+        while self.outcome.is_none() && self.stage != Stage::TieBreak {
+            let Some(top) = self.stack.last() else { break };
+            if self.pending_roll() {
+                return;
+            }
+            let top = top.clone();
+            self.stack.pop();
+            self.resolve(&top, opts);
+            self.reap(opts);
+        }
+        self.resolving = false;
+        self.priority = self.active;
+    }
+
+    fn resolve(&mut self, e: &Entry, opts: &LythariaOptions) {
+        let p = e.controller;
+        let fizzled = self.fizzled(e);
+        let (target_kind, effects, spell) = match &e.source {
+            Source::Spell(c) => match c.card().spell() {
+                Some(s) => (s.target, &s.effects, Some((*c, s))),
+                None => return,
+            },
+            Source::Ability { card, index, .. } => {
+                match troop_of(*card).abilities.get(*index as usize) {
+                    Some(a) => (a.target, &a.effects, None),
+                    None => return,
+                }
+            }
+        };
+        let to_nether = |s: &mut Self| {
+            if let Some((c, _)) = spell {
+                s.sides[p as usize].nether.push(c);
+            }
+        };
+        if fizzled {
+            to_nether(self);
+            return;
+        }
+        // The troops affected.
+        let source_unit = match &e.source {
+            Source::Ability { uid, .. } => self.idx_uid(*uid).map(|i| self.units[i].clone()),
+            Source::Spell(_) => None,
+        };
+        let targets: Vec<u32> = match target_kind {
+            Target::None | Target::Spell => Vec::new(),
+            Target::SelfTroop | Target::Friend | Target::Enemy | Target::Any => {
+                e.target.map(|t| t.uid).into_iter().collect()
+            }
+            Target::AllFriends => self
+                .units
+                .iter()
+                .filter(|u| u.owner == p)
+                .map(|u| u.uid)
+                .collect(),
+            Target::AllEnemies => self
+                .units
+                .iter()
+                .filter(|u| u.owner != p)
+                .map(|u| u.uid)
+                .collect(),
+            Target::AdjacentFriends | Target::AdjacentEnemies => match &source_unit {
+                Some(s) => self
+                    .units
+                    .iter()
+                    .filter(|u| {
+                        dist(u.at.0, s.at.0) == 1
+                            && (u.owner == p) == (target_kind == Target::AdjacentFriends)
+                    })
+                    .map(|u| u.uid)
+                    .collect(),
+                None => Vec::new(),
+            },
+        };
+        if let Some((c, s)) = spell
+            && s.kind == SpellKind::Enchantment
+        {
+            let side = &mut self.sides[p as usize];
+            if side.enchants.len() >= ENCHANT_SPACES {
+                side.nether.push(c);
+                return;
+            }
+            side.enchants.push(Enchant {
+                card: c,
+                target: if target_kind.is_single() {
+                    targets.first().copied()
+                } else {
+                    None
+                },
+                until: (s.lasts > 0).then(|| self.turn + s.lasts),
+            });
+            return;
+        }
+        let damage_type = match &source_unit {
+            Some(u) => u.troop().damage,
+            None => crate::cards::DamageType::Magic,
+        };
+        let roll = e.roll.unwrap_or(0);
+        for f in effects.iter() {
+            if let Roll::AtLeast(k) = f.roll
+                && roll < k
+            {
+                continue;
+            }
+            let amount = f.amount
+                + if f.roll == Roll::Add {
+                    i32::from(roll)
+                } else {
+                    0
+                };
+            self.apply_effect(p, f, amount, &targets, damage_type, opts);
+        }
+        to_nether(self);
+    }
+
+    fn meets(&self, u: &Unit, c: &Condition) -> bool {
+        let t = u.troop();
+        c.kind.is_none_or(|k| t.kind == k)
+            && c.not_kind.is_none_or(|k| t.kind != k)
+            && c.alignment.is_none_or(|a| t.alignment == a)
+            && c.role.is_none_or(|r| t.role == r)
+            && c.damaged.is_none_or(|d| (u.damage > 0) == d)
+            && c.max_power.is_none_or(|m| t.power <= m)
+    }
+
+    fn apply_effect(
+        &mut self,
+        p: u8,
+        f: &Effect,
+        amount: i32,
+        targets: &[u32],
+        damage_type: crate::cards::DamageType,
+        opts: &LythariaOptions,
+    ) {
+        let opp = 1 - p as usize;
+        match f.op {
+            Op::Draw => {
+                let side = &mut self.sides[p as usize];
+                for _ in 0..amount {
+                    if let Some(c) = side.deck.pop() {
+                        side.hand.push(c);
+                    }
+                }
+                return;
+            }
+            Op::Mana => {
+                let side = &mut self.sides[p as usize];
+                side.mana = (side.mana + amount).min(MANA_MAX);
+                return;
+            }
+            Op::Drain => {
+                let side = &mut self.sides[opp];
+                side.mana = (side.mana - amount).max(0);
+                return;
+            }
+            Op::Hold => {
+                self.sides[p as usize].hold = true;
+                return;
+            }
+            Op::Counter => {
+                // The entry just below (now the top) goes to the nether.
+                if let Some(below) = self.stack.pop()
+                    && let Source::Spell(c) = below.source
+                {
+                    self.sides[below.controller as usize].nether.push(c);
+                }
+                return;
+            }
+            Op::Income => return,
+            _ => {}
+        }
+        for uid in targets {
+            let Some(i) = self.idx_uid(*uid) else {
+                continue;
+            };
+            if !f.condition.is_empty() {
+                // Checking the condition shows the card.
+                self.units[i].face_up = true;
+                if !self.meets(&self.units[i], &f.condition) {
+                    continue;
+                }
+            }
+            let st = self.stats(&self.units[i]);
+            let until = self.turn + f.turns;
+            let u = &mut self.units[i];
+            match f.op {
+                Op::Damage => {
+                    let r = match damage_type {
+                        crate::cards::DamageType::Physical => st.guard,
+                        crate::cards::DamageType::Magic => st.ward,
+                    };
+                    u.damage += (amount - r).max(0);
+                }
+                Op::Heal => u.damage = (u.damage - amount).max(0),
+                Op::Att | Op::Def | Op::Ward | Op::Guard | Op::Root => u.mods.push(TempMod {
+                    op: f.op,
+                    amount,
+                    until,
+                }),
+                Op::Destroy => u.damage = u.damage.max(st.def),
+                Op::Unequip => {
+                    let eq = std::mem::take(&mut u.equipment);
+                    let owner = u.owner as usize;
+                    self.sides[owner].nether.extend(eq);
+                }
+                Op::Reveal => u.face_up = true,
+                _ => {}
+            }
+        }
+        let _ = opts;
+    }
+}
+
+/// The effects of a stack entry's source.
+pub fn entry_effects(e: &Entry) -> &'static [Effect] {
+    match &e.source {
+        Source::Spell(c) => c.card().spell().map_or(&[], |s| &s.effects),
+        Source::Ability { card, index, .. } => troop_of(*card)
+            .abilities
+            .get(*index as usize)
+            .map_or(&[], |a| &a.effects),
+    }
+}
+
+/// Every card a troop of the army could be, for views: role and the troop.
+pub fn card_is_troop(c: CardId) -> bool {
+    matches!(c.card(), Card::Troop(_))
+}
