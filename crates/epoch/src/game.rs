@@ -480,6 +480,31 @@ impl Game for Epoch {
         self.notation(action)
     }
 
+    /// The same count as `tabula_core::perft` (game-over nodes count 0, the
+    /// swap is a branch), without cloning the game per node: positions are
+    /// copied and made, the results read directly, the repetition history
+    /// kept only when a repetition can happen within `depth` plies.
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.outcome.is_some() {
+            return 0;
+        }
+        // A third occurrence needs at least eight plies without progress.
+        let track = self.history.len() - 1 + depth as usize >= 8;
+        let mut walk = PerftWalk {
+            history: if track {
+                self.history.clone()
+            } else {
+                Vec::new()
+            },
+            track,
+            buffers: vec![Vec::with_capacity(160); depth as usize],
+        };
+        walk.count(&self.pos, depth, 0, self.options.swap && self.swap.right)
+    }
+
     fn to_text(&self) -> String {
         let earlier = &self.history[..self.history.len().saturating_sub(1)];
         write_text(&self.pos, self.swap, earlier)
@@ -542,6 +567,70 @@ impl Game for Epoch {
 
     fn team_name(&self, team: Team) -> String {
         self.color_of(Player(team.0)).to_string()
+    }
+}
+
+/// The state of a perft walk: the repetition history along the path and
+/// one move buffer per depth.
+struct PerftWalk {
+    history: Vec<u64>,
+    track: bool,
+    buffers: Vec<Vec<Move>>,
+}
+
+impl PerftWalk {
+    /// The leaves `depth` plies below `pos`, a position whose game goes on;
+    /// `start` is where its history since the last progress begins, `swap`
+    /// whether Black's swap right is still open.
+    fn count(&mut self, pos: &Position, depth: u32, start: usize, swap: bool) -> u64 {
+        let mut total = 0;
+        if swap && pos.side == Color::Black && pos.fullmove == 1 {
+            // The swap changes the players, not the position: the game goes on.
+            total += if depth == 1 {
+                1
+            } else {
+                self.count(pos, depth - 1, start, false)
+            };
+        }
+        let child_swap = swap && pos.side == Color::White;
+        let level = self.buffers.len() - depth as usize;
+        let mut moves = std::mem::take(&mut self.buffers[level]);
+        pos.legal_moves(&mut moves);
+        if depth == 1 {
+            total += moves.len() as u64;
+        } else {
+            for &mv in &moves {
+                let mut child = *pos;
+                let effect = child.make(mv);
+                // A child with no legal move counts 0 by itself below.
+                let pieces = child.piece_count();
+                if u32::from(child.halfmoves) >= no_progress_limit(pieces) {
+                    continue;
+                }
+                if self.track {
+                    let key = child.key();
+                    let child_start = if effect.progress {
+                        self.history.len()
+                    } else {
+                        start
+                    };
+                    self.history.push(key);
+                    let repeated = self.history[child_start..]
+                        .iter()
+                        .filter(|&&k| k == key)
+                        .count()
+                        >= 3;
+                    if !repeated && pieces != 2 {
+                        total += self.count(&child, depth - 1, child_start, child_swap);
+                    }
+                    self.history.pop();
+                } else if pieces != 2 {
+                    total += self.count(&child, depth - 1, 0, child_swap);
+                }
+            }
+        }
+        self.buffers[level] = moves;
+        total
     }
 }
 

@@ -20,6 +20,7 @@
 mod game;
 mod moves;
 mod position;
+mod tables;
 mod text;
 mod types;
 

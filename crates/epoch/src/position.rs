@@ -1,43 +1,11 @@
 //! The board and the rules of movement: the position without its history.
 
 use crate::moves::{Move, Slot, Wing};
+use crate::tables::{DIR_STEPS, OPPOSITE, TABLES, dir_positive};
 use crate::types::{Bitboard, Color, Piece, PieceKind, SQUARES, Square};
 
 /// The eight directions (file step, rank step): four straight, then four diagonal.
-pub(crate) const DIRS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-
-/// The Templar's long leap, three one way and two the other.
-const LEAP_32: [(i8, i8); 8] = [
-    (3, 2),
-    (2, 3),
-    (-2, 3),
-    (-3, 2),
-    (-3, -2),
-    (-2, -3),
-    (2, -3),
-    (3, -2),
-];
-
-/// The knight leap, gained by an enhanced Templar.
-const LEAP_21: [(i8, i8); 8] = [
-    (2, 1),
-    (1, 2),
-    (-1, 2),
-    (-2, 1),
-    (-2, -1),
-    (-1, -2),
-    (1, -2),
-    (2, -1),
-];
+pub(crate) const DIRS: [(i8, i8); 8] = DIR_STEPS;
 
 /// Unlimited reach: more than any line on the board.
 const FAR: u8 = 12;
@@ -87,6 +55,10 @@ pub(crate) struct MoveEffect {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) board: [Option<Piece>; SQUARES],
+    /// The squares of each colour's pieces.
+    pub(crate) color_bb: [Bitboard; 2],
+    /// The squares of each kind's pieces (both colours), by `PieceKind::index`.
+    pub(crate) kind_bb: [Bitboard; 9],
     pub(crate) side: Color,
     pub(crate) castling: u8,
     pub(crate) ep: Option<Square>,
@@ -101,11 +73,65 @@ pub struct Position {
     pub(crate) emperor: [Option<Square>; 2],
 }
 
+/// Whether the direction index is one of the four straight lines.
+const fn straight(d: usize) -> bool {
+    d < 4
+}
+
+/// The squares strictly before the first piece of `occ` from `from` along
+/// direction `d`, and that piece's square.
+#[inline]
+fn slide(from: Square, d: usize, occ: Bitboard) -> (Bitboard, Option<Square>) {
+    let ray = TABLES.ray[d][from.index()];
+    let blockers = ray & occ;
+    let first = if dir_positive(d) {
+        blockers.first()
+    } else {
+        blockers.last()
+    };
+    match first {
+        None => (ray, None),
+        Some(b) => (
+            ray ^ TABLES.ray[d][b.index()] ^ Bitboard::from_square(b),
+            Some(b),
+        ),
+    }
+}
+
+/// The first piece of `occ` from `from` along direction `d`.
+#[inline]
+fn first_piece(from: Square, d: usize, occ: Bitboard) -> Option<Square> {
+    let blockers = TABLES.ray[d][from.index()] & occ;
+    if dir_positive(d) {
+        blockers.first()
+    } else {
+        blockers.last()
+    }
+}
+
+/// The neighbour of `sq` along direction `d`.
+#[inline]
+fn step(sq: Square, d: usize) -> Option<Square> {
+    let (df, dr) = DIRS[d];
+    sq.offset(df, dr)
+}
+
+/// What the legality filter needs to know about the mover's Pope, worked out
+/// once per position.
+struct Safety {
+    /// Every move needs the full test (check, or a danger any move may set off).
+    all: bool,
+    /// The squares whose piece needs the full test when it moves.
+    pinned: Bitboard,
+}
+
 impl Position {
     /// An empty board, White to move, nothing else set.
     pub(crate) fn empty() -> Position {
         Position {
             board: [None; SQUARES],
+            color_bb: [Bitboard::EMPTY; 2],
+            kind_bb: [Bitboard::EMPTY; 9],
             side: Color::White,
             castling: 0,
             ep: None,
@@ -151,18 +177,24 @@ impl Position {
 
     /// The squares holding pieces of `color`.
     pub fn occupied_by(&self, color: Color) -> Bitboard {
-        let mut b = Bitboard::EMPTY;
-        for sq in Square::all() {
-            if self.board[sq.index()].is_some_and(|p| p.color == color) {
-                b = b.with(sq);
-            }
-        }
-        b
+        self.color_bb[color.index()]
+    }
+
+    /// Every occupied square.
+    #[inline]
+    fn occ(&self) -> Bitboard {
+        self.color_bb[0] | self.color_bb[1]
+    }
+
+    /// The squares of `color`'s pieces of `kind`.
+    #[inline]
+    fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.color_bb[color.index()] & self.kind_bb[kind.index()]
     }
 
     /// The number of pieces on the board.
     pub fn piece_count(&self) -> usize {
-        self.board.iter().flatten().count()
+        self.occ().count() as usize
     }
 
     /// Whether `color`'s Emperor is awake (in play).
@@ -200,7 +232,13 @@ impl Position {
     }
 
     pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+        if self.board[sq.index()].is_some() {
+            self.take(sq);
+        }
         self.board[sq.index()] = Some(piece);
+        let bit = Bitboard::from_square(sq);
+        self.color_bb[piece.color.index()] |= bit;
+        self.kind_bb[piece.kind.index()] |= bit;
         let c = piece.color.index();
         match piece.kind {
             PieceKind::Pope => self.pope[c] = Some(sq),
@@ -212,6 +250,9 @@ impl Position {
 
     pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
         let piece = self.board[sq.index()].take()?;
+        let keep = !Bitboard::from_square(sq);
+        self.color_bb[piece.color.index()] &= keep;
+        self.kind_bb[piece.kind.index()] &= keep;
         let c = piece.color.index();
         match piece.kind {
             PieceKind::Pope if self.pope[c] == Some(sq) => self.pope[c] = None,
@@ -224,10 +265,13 @@ impl Position {
 
     /// Whether `color`'s piece on `sq` is enhanced (the command zone).
     pub fn enhanced(&self, color: Color, sq: Square) -> bool {
-        match self.marshal[color.index()] {
-            None => false,
-            Some(m) => m == Square::G7 || m.distance(sq) <= 4,
-        }
+        self.zone(color).contains(sq)
+    }
+
+    /// The squares `color`'s command zone enhances.
+    #[inline]
+    fn zone(&self, color: Color) -> Bitboard {
+        zone_of(self.marshal[color.index()])
     }
 
     /// Whether `piece` may be captured or destroyed at all (a dormant Emperor may not).
@@ -235,22 +279,19 @@ impl Position {
         piece.kind != PieceKind::Emperor || self.awake[piece.color.index()]
     }
 
-    fn is(&self, sq: Square, color: Color, kind: PieceKind) -> bool {
-        self.board[sq.index()] == Some(Piece::new(color, kind))
+    /// The pieces of `color` that can be captured or destroyed.
+    #[inline]
+    fn removable_of(&self, color: Color) -> Bitboard {
+        let all = self.color_bb[color.index()];
+        if self.awake[color.index()] {
+            all
+        } else {
+            all & !self.kind_bb[PieceKind::Emperor.index()]
+        }
     }
 
-    /// The first piece from `sq` (excluded) along `(df, dr)`: its square and distance.
-    fn first_along(&self, sq: Square, df: i8, dr: i8) -> Option<(Square, u8)> {
-        let mut cur = sq;
-        let mut d = 0;
-        while let Some(next) = cur.offset(df, dr) {
-            d += 1;
-            if self.board[next.index()].is_some() {
-                return Some((next, d));
-            }
-            cur = next;
-        }
-        None
+    fn is(&self, sq: Square, color: Color, kind: PieceKind) -> bool {
+        self.board[sq.index()] == Some(Piece::new(color, kind))
     }
 
     /// The "attack" of the Marshal's support, the Emperor's waking and the
@@ -259,81 +300,102 @@ impl Position {
     /// attacks its whole ring; an Assassin attacks when the square behind is
     /// empty and in reach (attacked or not); pinned pieces count.
     pub fn support_attacked(&self, by: Color, sq: Square) -> bool {
-        for (i, &(df, dr)) in DIRS.iter().enumerate() {
-            if let Some(t) = sq.offset(df, dr)
-                && let Some(p) = self.board[t.index()]
-                && p.color == by
-            {
-                match p.kind {
-                    PieceKind::Pope | PieceKind::Mage => return true,
-                    PieceKind::Herald if i < 4 && self.enhanced(by, t) => return true,
-                    _ => {}
-                }
-            }
-        }
-        self.common_attacks(by, sq, false)
+        self.watched_in(by, sq, self.occ())
     }
 
-    /// Attacks shared by every meaning: Legionary, Templar and line pieces
-    /// (Sentinel, Herald diagonals, awake Emperor, Assassin). With `check`
-    /// the Marshal's clear lines count and the Assassin's landing square must
-    /// also be unwatched; without it the Marshal never counts and the landing
-    /// square need only be empty and in reach.
-    fn common_attacks(&self, by: Color, sq: Square, check: bool) -> bool {
-        let back = -by.forward();
-        for df in [-1, 1] {
-            if let Some(t) = sq.offset(df, back)
-                && self.is(t, by, PieceKind::Legionary)
-            {
-                return true;
-            }
+    /// [`Position::support_attacked`] on a board whose occupied squares are
+    /// `occ` (a subset of the real ones, plus perhaps `sq` itself): the
+    /// pieces of `by` missing from `occ` are gone, the piece on `sq` (if
+    /// any) is the one being asked about.
+    fn watched_in(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        let t = &TABLES;
+        let i = sq.index();
+        let mine = self.color_bb[by.index()] & occ & !Bitboard::from_square(sq);
+        let zone = match self.marshal[by.index()] {
+            Some(m) if mine.contains(m) => zone_of(Some(m)),
+            _ => Bitboard::EMPTY,
+        };
+        let k = &self.kind_bb;
+        let kind = |p: PieceKind| k[p.index()] & mine;
+        if (t.king[i] & (kind(PieceKind::Pope) | kind(PieceKind::Mage))).any()
+            || (t.ortho1[i] & kind(PieceKind::Herald) & zone).any()
+            || (t.pawn_from[by.index()][i] & kind(PieceKind::Legionary)).any()
+            || ((t.leap32[i] | (t.leap21[i] & zone)) & kind(PieceKind::Templar)).any()
+        {
+            return true;
         }
-        for &(df, dr) in &LEAP_32 {
-            if let Some(t) = sq.offset(df, dr)
-                && self.is(t, by, PieceKind::Templar)
-            {
-                return true;
+        self.line_attack(by, sq, occ, mine, zone, false)
+    }
+
+    /// The line attacks on `sq` by `mine` (pieces of `by`) on a board with
+    /// occupancy `occ`. With `check` the Marshal counts and the Assassin's
+    /// landing square must also be unwatched by the other side.
+    #[inline]
+    fn line_attack(
+        &self,
+        by: Color,
+        sq: Square,
+        occ: Bitboard,
+        mine: Bitboard,
+        zone: Bitboard,
+        check: bool,
+    ) -> bool {
+        let t = &TABLES;
+        let i = sq.index();
+        let k = &self.kind_bb;
+        let any_line = k[PieceKind::Assassin.index()]
+            | if self.awake[by.index()] {
+                k[PieceKind::Emperor.index()]
+            } else {
+                Bitboard::EMPTY
             }
+            | if check {
+                k[PieceKind::Marshal.index()]
+            } else {
+                Bitboard::EMPTY
+            };
+        let straight_line = (any_line | k[PieceKind::Sentinel.index()]) & mine & t.rook[i];
+        let diagonal_line = (any_line | k[PieceKind::Herald.index()]) & mine & t.bishop[i];
+        if straight_line.is_empty() && diagonal_line.is_empty() {
+            return false;
         }
-        for &(df, dr) in &LEAP_21 {
-            if let Some(t) = sq.offset(df, dr)
-                && self.is(t, by, PieceKind::Templar)
-                && self.enhanced(by, t)
-            {
-                return true;
+        for (d, &back) in OPPOSITE.iter().enumerate() {
+            let candidates = if straight(d) {
+                straight_line
+            } else {
+                diagonal_line
+            };
+            if (candidates & t.ray[d][i]).is_empty() {
+                continue;
             }
-        }
-        for (i, &(df, dr)) in DIRS.iter().enumerate() {
-            let Some((t, d)) = self.first_along(sq, df, dr) else {
+            let Some(b) = first_piece(sq, d, occ) else {
                 continue;
             };
-            let Some(p) = self.board[t.index()] else {
-                continue;
-            };
-            if p.color != by {
+            if !candidates.contains(b) {
                 continue;
             }
-            let reach = if self.enhanced(by, t) { FAR } else { SIX };
+            let Some(p) = self.board[b.index()] else {
+                continue;
+            };
+            let dist = sq.distance(b);
+            let enh = zone.contains(b);
+            let reach = if enh { FAR } else { SIX };
             let hit = match p.kind {
-                PieceKind::Emperor => self.awake[by.index()],
-                PieceKind::Marshal => check,
-                PieceKind::Sentinel => i < 4 && d <= reach,
-                PieceKind::Herald => i >= 4 && d <= reach,
-                PieceKind::Assassin => {
-                    // The Assassin at t travels towards sq and lands beyond it.
-                    match sq.offset(-df, -dr) {
-                        Some(land) => {
-                            d < reach
-                                && self.board[land.index()].is_none()
-                                && (!check || !self.landing_watched(t, sq, land, !by))
-                        }
-                        None => {
-                            sq.is_corner()
-                                && d <= reach
-                                && (!check || !self.landing_watched(t, sq, sq, !by))
-                        }
+                PieceKind::Sentinel | PieceKind::Herald => dist <= reach,
+                PieceKind::Emperor | PieceKind::Marshal => true,
+                PieceKind::Assassin => match step(sq, back) {
+                    // The Assassin on b travels towards sq and lands beyond it.
+                    Some(land) => {
+                        dist < reach
+                            && !occ.contains(land)
+                            && (!check || !self.landing_watched_in(b, sq, land, !by, occ))
                     }
-                }
+                    None => {
+                        sq.is_corner()
+                            && dist <= reach
+                            && (!check || !self.landing_watched_in(b, sq, sq, !by, occ))
+                    }
+                },
                 _ => false,
             };
             if hit {
@@ -344,21 +406,19 @@ impl Position {
     }
 
     /// Whether, after an Assassin on `from` takes the piece on `victim` and
-    /// lands on `land`, `watcher` attacks the landing square.
-    pub(crate) fn landing_watched(
+    /// lands on `land` (the victim's square on a corner), `watcher` attacks
+    /// the landing square; `occ` is the board's occupancy before the capture.
+    fn landing_watched_in(
         &self,
         from: Square,
         victim: Square,
         land: Square,
         watcher: Color,
+        occ: Bitboard,
     ) -> bool {
-        let mut after = *self;
-        let assassin = after.take(from);
-        after.take(victim);
-        if let Some(a) = assassin {
-            after.put(land, a);
-        }
-        after.support_attacked(watcher, land)
+        let after = (occ & !Bitboard::from_square(from) & !Bitboard::from_square(victim))
+            | Bitboard::from_square(land);
+        self.watched_in(watcher, land, after)
     }
 
     /// The "attack" of check: `color`'s Pope standing on `sq` could be taken
@@ -366,27 +426,30 @@ impl Position {
     /// Assassin only through an empty, unwatched square behind, the Marshal on
     /// any clear line, a dormant Emperor never.
     pub fn pope_attacked(&self, color: Color, sq: Square) -> bool {
+        let t = &TABLES;
         let by = !color;
-        for (i, &(df, dr)) in DIRS.iter().enumerate() {
-            if let Some(t) = sq.offset(df, dr)
-                && let Some(p) = self.board[t.index()]
-                && p.color == by
-            {
-                let hit = match p.kind {
-                    PieceKind::Pope => true,
-                    PieceKind::Mage => {
-                        self.enhanced(by, t)
-                            || self.pope[by.index()].is_none_or(|own| own.distance(t) != 1)
-                    }
-                    PieceKind::Herald => i < 4 && self.enhanced(by, t),
-                    _ => false,
-                };
-                if hit {
+        let i = sq.index();
+        let theirs = self.color_bb[by.index()];
+        let zone = self.zone(by);
+        let k = &self.kind_bb;
+        let kind = |p: PieceKind| k[p.index()] & theirs;
+        if (t.king[i] & kind(PieceKind::Pope)).any()
+            || (t.ortho1[i] & kind(PieceKind::Herald) & zone).any()
+            || (t.pawn_from[by.index()][i] & kind(PieceKind::Legionary)).any()
+            || ((t.leap32[i] | (t.leap21[i] & zone)) & kind(PieceKind::Templar)).any()
+        {
+            return true;
+        }
+        let mages = t.king[i] & kind(PieceKind::Mage);
+        if mages.any() {
+            let their_pope = kind(PieceKind::Pope);
+            for m in mages.iter() {
+                if zone.contains(m) || (t.king[m.index()] & their_pope).is_empty() {
                     return true;
                 }
             }
         }
-        self.common_attacks(by, sq, true)
+        self.line_attack(by, sq, self.occ(), theirs, zone, true)
     }
 
     /// Whether the side to move's Pope is attacked (check).
@@ -404,20 +467,12 @@ impl Position {
         if (df == 0 && dr == 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
             return false;
         }
-        let (sf, sr) = (df.signum(), dr.signum());
-        let mut cur = from;
-        loop {
-            let Some(next) = cur.offset(sf, sr) else {
-                return false;
-            };
-            if next == to {
-                return true;
-            }
-            if self.board[next.index()].is_some() {
-                return false;
-            }
-            cur = next;
-        }
+        let Some(d) = DIRS.iter().position(|&x| x == (df.signum(), dr.signum())) else {
+            return false;
+        };
+        let ray = TABLES.ray[d][from.index()];
+        let between = ray ^ TABLES.ray[d][to.index()] ^ Bitboard::from_square(to);
+        (between & self.occ()).is_empty()
     }
 
     fn open_slots(&self, color: Color, file: u8, mut f: impl FnMut(Slot)) {
@@ -460,197 +515,175 @@ impl Position {
 
     /// Every move of the side to move that the pieces allow, before the Pope's safety.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let t = &TABLES;
         let us = self.side;
         let them = !us;
-        let capturable = |sq: Square| -> bool {
-            self.board[sq.index()].is_some_and(|p| p.color == them && self.removable(p))
+        let occ = self.occ();
+        let empty = !occ;
+        let capturable = self.removable_of(them);
+        let zone = self.zone(us);
+        let push_set = |out: &mut Vec<Move>, from: Square, quiet: Bitboard, takes: Bitboard| {
+            for to in quiet.iter() {
+                out.push(Move::Quiet { from, to });
+            }
+            for to in takes.iter() {
+                out.push(Move::Capture { from, to });
+            }
         };
-        for from in Square::all() {
-            let Some(piece) = self.board[from.index()] else {
-                continue;
+        // Pope.
+        if let Some(from) = self.pope[us.index()]
+            && self.is(from, us, PieceKind::Pope)
+        {
+            let ring = t.king[from.index()];
+            push_set(out, from, ring & empty, ring & capturable);
+            for wing in [Wing::Marshal, Wing::Emperor] {
+                if self.can_castle(wing) {
+                    out.push(Move::Castle { wing });
+                }
+            }
+        }
+        // Templars.
+        for from in self.pieces(us, PieceKind::Templar).iter() {
+            let i = from.index();
+            let mut leaps = t.leap32[i];
+            if zone.contains(from) {
+                leaps |= t.leap21[i];
+            }
+            push_set(out, from, leaps & empty, leaps & capturable);
+        }
+        // Heralds.
+        for from in self.pieces(us, PieceKind::Herald).iter() {
+            let enh = zone.contains(from);
+            let reach = if enh {
+                Bitboard::FULL
+            } else {
+                t.ball[SIX as usize][from.index()]
             };
-            if piece.color != us {
+            for d in 4..8 {
+                let (before, blocker) = slide(from, d, occ);
+                let takes = match blocker {
+                    Some(b) if capturable.contains(b) => Bitboard::from_square(b) & reach,
+                    _ => Bitboard::EMPTY,
+                };
+                push_set(out, from, before & reach, takes);
+            }
+            let steps = t.ortho1[from.index()];
+            let takes = if enh {
+                steps & capturable
+            } else {
+                Bitboard::EMPTY
+            };
+            push_set(out, from, steps & empty, takes);
+        }
+        // Sentinels.
+        let own = self.color_bb[us.index()];
+        let enemy = self.color_bb[them.index()];
+        for from in self.pieces(us, PieceKind::Sentinel).iter() {
+            let enh = zone.contains(from);
+            let i = from.index();
+            let (quiet_reach, take_reach) = if enh {
+                (t.ball[6][i], Bitboard::FULL)
+            } else {
+                (t.ball[3][i], t.ball[SIX as usize][i])
+            };
+            let marshal = self.marshal[us.index()];
+            for (d, &(df, dr)) in DIRS.iter().enumerate().take(4) {
+                let towards = enh
+                    && marshal.is_some_and(|m| {
+                        if df != 0 {
+                            (m.file() as i8 - from.file() as i8).signum() == df
+                        } else {
+                            (m.rank() as i8 - from.rank() as i8).signum() == dr
+                        }
+                    });
+                let (before, blocker) = slide(from, d, if towards { enemy } else { occ });
+                let passed = (before & own).any();
+                let takes = match blocker {
+                    Some(b) if !passed && capturable.contains(b) => {
+                        Bitboard::from_square(b) & take_reach
+                    }
+                    _ => Bitboard::EMPTY,
+                };
+                push_set(out, from, before & empty & quiet_reach, takes);
+            }
+        }
+        // Legionaries.
+        for from in self.pieces(us, PieceKind::Legionary).iter() {
+            self.legionary_moves(out, from, zone.contains(from));
+        }
+        // Mages.
+        for from in self.pieces(us, PieceKind::Mage).iter() {
+            let i = from.index();
+            let enh = zone.contains(from);
+            let mut to = t.king[i];
+            if enh {
+                to |= t.mage2[i];
+            }
+            push_set(out, from, to & empty, Bitboard::EMPTY);
+            if (t.king[i] & capturable).any()
+                && (enh || (t.king[i] & self.pieces(us, PieceKind::Pope)).is_empty())
+            {
+                out.push(Move::Blast { at: from });
+            }
+        }
+        // Assassins.
+        for from in self.pieces(us, PieceKind::Assassin).iter() {
+            let enh = zone.contains(from);
+            let reach = if enh { FAR } else { SIX };
+            let reach_set = t.ball[reach as usize][from.index()];
+            for d in 0..8 {
+                let (before, blocker) = slide(from, d, occ);
+                push_set(out, from, before & reach_set, Bitboard::EMPTY);
+                let Some(b) = blocker else { continue };
+                if !capturable.contains(b) {
+                    continue;
+                }
+                let dist = from.distance(b);
+                match step(b, d) {
+                    Some(land) => {
+                        if dist < reach
+                            && !occ.contains(land)
+                            && !self.landing_watched_in(from, b, land, them, occ)
+                        {
+                            out.push(Move::AssassinCapture {
+                                from,
+                                victim: b,
+                                to: land,
+                            });
+                        }
+                    }
+                    None => {
+                        if b.is_corner()
+                            && dist <= reach
+                            && !self.landing_watched_in(from, b, b, them, occ)
+                        {
+                            out.push(Move::Capture { from, to: b });
+                        }
+                    }
+                }
+            }
+        }
+        // Marshal and awake Emperor: queen lines.
+        for kind in [PieceKind::Marshal, PieceKind::Emperor] {
+            if kind == PieceKind::Emperor && !self.awake[us.index()] {
                 continue;
             }
-            let enh = self.enhanced(us, from);
-            let reach = if enh { FAR } else { SIX };
-            match piece.kind {
-                PieceKind::Pope => {
-                    for &(df, dr) in &DIRS {
-                        if let Some(to) = from.offset(df, dr) {
-                            match self.board[to.index()] {
-                                None => out.push(Move::Quiet { from, to }),
-                                Some(_) if capturable(to) => out.push(Move::Capture { from, to }),
-                                Some(_) => {}
-                            }
-                        }
-                    }
-                    for wing in [Wing::Marshal, Wing::Emperor] {
-                        if self.can_castle(wing) {
-                            out.push(Move::Castle { wing });
-                        }
-                    }
-                }
-                PieceKind::Emperor | PieceKind::Marshal => {
-                    if piece.kind == PieceKind::Emperor && !self.awake[us.index()] {
-                        continue;
-                    }
-                    for &(df, dr) in &DIRS {
-                        let mut cur = from;
-                        while let Some(to) = cur.offset(df, dr) {
-                            match self.board[to.index()] {
-                                None => out.push(Move::Quiet { from, to }),
-                                Some(p) => {
-                                    if capturable(to)
-                                        && (piece.kind == PieceKind::Emperor
-                                            || p.kind == PieceKind::Pope
-                                            || self.riposte
-                                            || self.support_attacked(us, to))
-                                    {
-                                        out.push(Move::Capture { from, to });
-                                    }
-                                    break;
-                                }
-                            }
-                            cur = to;
-                        }
-                    }
-                }
-                PieceKind::Herald => {
-                    for (i, &(df, dr)) in DIRS.iter().enumerate() {
-                        let limit = if i < 4 { 1 } else { reach };
-                        let mut cur = from;
-                        for _ in 0..limit {
-                            let Some(to) = cur.offset(df, dr) else {
-                                break;
-                            };
-                            match self.board[to.index()] {
-                                None => out.push(Move::Quiet { from, to }),
-                                Some(_) => {
-                                    if capturable(to) && (i >= 4 || enh) {
-                                        out.push(Move::Capture { from, to });
-                                    }
-                                    break;
-                                }
-                            }
-                            cur = to;
-                        }
-                    }
-                }
-                PieceKind::Sentinel => {
-                    let quiet = if enh { 6 } else { 3 };
-                    let marshal = self.marshal[us.index()];
-                    for &(df, dr) in &DIRS[..4] {
-                        let towards = enh
-                            && marshal.is_some_and(|m| {
-                                if df != 0 {
-                                    (m.file() as i8 - from.file() as i8).signum() == df
-                                } else {
-                                    (m.rank() as i8 - from.rank() as i8).signum() == dr
-                                }
-                            });
-                        let mut passed = false;
-                        let mut cur = from;
-                        let mut d = 0;
-                        while let Some(to) = cur.offset(df, dr) {
-                            d += 1;
-                            match self.board[to.index()] {
-                                None => {
-                                    if d <= quiet {
-                                        out.push(Move::Quiet { from, to });
-                                    } else if passed {
-                                        break;
-                                    }
-                                }
-                                Some(p) if p.color == us => {
-                                    if towards {
-                                        passed = true;
-                                    } else {
-                                        break;
-                                    }
-                                }
-                                Some(_) => {
-                                    if !passed && d <= reach && capturable(to) {
-                                        out.push(Move::Capture { from, to });
-                                    }
-                                    break;
-                                }
-                            }
-                            cur = to;
-                        }
-                    }
-                }
-                PieceKind::Templar => {
-                    let leaps: &[(i8, i8)] = if enh { &LEAP_21 } else { &[] };
-                    for &(df, dr) in LEAP_32.iter().chain(leaps) {
-                        if let Some(to) = from.offset(df, dr) {
-                            match self.board[to.index()] {
-                                None => out.push(Move::Quiet { from, to }),
-                                Some(_) if capturable(to) => out.push(Move::Capture { from, to }),
-                                Some(_) => {}
-                            }
-                        }
-                    }
-                }
-                PieceKind::Legionary => self.legionary_moves(out, from, enh),
-                PieceKind::Mage => {
-                    for &(df, dr) in &DIRS {
-                        if let Some(to) = from.offset(df, dr)
-                            && self.board[to.index()].is_none()
+            for from in self.pieces(us, kind).iter() {
+                for d in 0..8 {
+                    let (before, blocker) = slide(from, d, occ);
+                    let takes = match blocker {
+                        Some(b)
+                            if capturable.contains(b)
+                                && (kind == PieceKind::Emperor
+                                    || self.riposte
+                                    || self.kind_bb[PieceKind::Pope.index()].contains(b)
+                                    || self.support_attacked(us, b)) =>
                         {
-                            out.push(Move::Quiet { from, to });
+                            Bitboard::from_square(b)
                         }
-                        if enh
-                            && let Some(to) = from.offset(2 * df, 2 * dr)
-                            && self.board[to.index()].is_none()
-                        {
-                            out.push(Move::Quiet { from, to });
-                        }
-                    }
-                    if self.blast_allowed(from) {
-                        out.push(Move::Blast { at: from });
-                    }
-                }
-                PieceKind::Assassin => {
-                    for &(df, dr) in &DIRS {
-                        let mut cur = from;
-                        let mut d = 0;
-                        while let Some(to) = cur.offset(df, dr) {
-                            d += 1;
-                            if d > reach {
-                                break;
-                            }
-                            if self.board[to.index()].is_none() {
-                                out.push(Move::Quiet { from, to });
-                                cur = to;
-                                continue;
-                            }
-                            if capturable(to) {
-                                match to.offset(df, dr) {
-                                    Some(land) => {
-                                        if d < reach
-                                            && self.board[land.index()].is_none()
-                                            && !self.landing_watched(from, to, land, them)
-                                        {
-                                            out.push(Move::AssassinCapture {
-                                                from,
-                                                victim: to,
-                                                to: land,
-                                            });
-                                        }
-                                    }
-                                    None => {
-                                        if to.is_corner()
-                                            && !self.landing_watched(from, to, to, them)
-                                        {
-                                            out.push(Move::Capture { from, to });
-                                        }
-                                    }
-                                }
-                            }
-                            break;
-                        }
-                    }
+                        _ => Bitboard::EMPTY,
+                    };
+                    push_set(out, from, before, takes);
                 }
             }
         }
@@ -704,28 +737,6 @@ impl Position {
                 }
             }
         }
-    }
-
-    /// Whether the Mage on `at` may blast: an enemy piece that can be removed
-    /// stands in its ring, and a restricted Mage's own Pope does not.
-    fn blast_allowed(&self, at: Square) -> bool {
-        let Some(mage) = self.board[at.index()] else {
-            return false;
-        };
-        let enh = self.enhanced(mage.color, at);
-        let mut enemy = false;
-        for &(df, dr) in &DIRS {
-            if let Some(t) = at.offset(df, dr)
-                && let Some(p) = self.board[t.index()]
-            {
-                if p.color != mage.color {
-                    enemy |= self.removable(p);
-                } else if p.kind == PieceKind::Pope && !enh {
-                    return false;
-                }
-            }
-        }
-        enemy
     }
 
     fn can_castle(&self, wing: Wing) -> bool {
@@ -954,6 +965,98 @@ impl Position {
         }
     }
 
+    /// What the legality filter must test: everything when in check or when
+    /// a danger any move may set off exists (an enemy Assassin with a clear
+    /// line to the Pope and an empty square behind it, a dormant enemy
+    /// Emperor with a clear line to it); otherwise the moves of the pieces
+    /// that stand between the Pope and an enemy line piece, or on the
+    /// square an Assassin would land on.
+    fn safety(&self) -> Safety {
+        let t = &TABLES;
+        let us = self.side;
+        let them = !us;
+        let everything = Safety {
+            all: true,
+            pinned: Bitboard::EMPTY,
+        };
+        let Some(p) = self.pope[us.index()] else {
+            return everything;
+        };
+        if self.pope_attacked(us, p) {
+            return everything;
+        }
+        let occ = self.occ();
+        let own = self.color_bb[us.index()];
+        let enemy = self.color_bb[them.index()];
+        let k = &self.kind_bb;
+        let any_line = (k[PieceKind::Emperor.index()]
+            | k[PieceKind::Marshal.index()]
+            | k[PieceKind::Assassin.index()])
+            & enemy;
+        let straight_line = any_line | (k[PieceKind::Sentinel.index()] & enemy);
+        let diagonal_line = any_line | (k[PieceKind::Herald.index()] & enemy);
+        let mut pinned = Bitboard::EMPTY;
+        for (d, &back) in OPPOSITE.iter().enumerate() {
+            let sliders = if straight(d) {
+                straight_line
+            } else {
+                diagonal_line
+            };
+            let ray = t.ray[d][p.index()];
+            if (sliders & ray).is_empty() {
+                continue;
+            }
+            let Some(b1) = first_piece(p, d, occ) else {
+                continue;
+            };
+            if enemy.contains(b1) {
+                match self.board[b1.index()].map(|x| x.kind) {
+                    Some(PieceKind::Emperor) if !self.awake[them.index()] => return everything,
+                    Some(PieceKind::Assassin) => match step(p, back) {
+                        Some(land) if !occ.contains(land) => return everything,
+                        Some(land) if own.contains(land) => pinned |= Bitboard::from_square(land),
+                        Some(_) => {}
+                        None if p.is_corner() => return everything,
+                        None => {}
+                    },
+                    _ => {}
+                }
+                continue;
+            }
+            if let Some(b2) = first_piece(b1, d, occ)
+                && sliders.contains(b2)
+            {
+                pinned |= Bitboard::from_square(b1);
+            }
+        }
+        Safety { all: false, pinned }
+    }
+
+    /// Whether `mv` needs the full make-and-test legality check.
+    #[inline]
+    fn needs_test(&self, mv: Move, safety: &Safety) -> bool {
+        if safety.all {
+            return true;
+        }
+        let pope = self.pope[self.side.index()];
+        let their_marshal = self.marshal[(!self.side).index()];
+        match mv {
+            Move::Quiet { from, .. } => Some(from) == pope || safety.pinned.contains(from),
+            Move::Capture { from, to } => {
+                Some(from) == pope || safety.pinned.contains(from) || Some(to) == their_marshal
+            }
+            Move::Promotion { from, to, .. } => {
+                safety.pinned.contains(from) || Some(to) == their_marshal
+            }
+            Move::Trade { .. } => false,
+            Move::AssassinCapture { .. }
+            | Move::EnPassant { .. }
+            | Move::Blast { .. }
+            | Move::Castle { .. }
+            | Move::Swap => true,
+        }
+    }
+
     /// Whether `mv` leaves the mover's Pope safe, the opponent's turn opened.
     pub(crate) fn is_legal_after(&self, mv: Move) -> bool {
         let us = self.side;
@@ -969,14 +1072,17 @@ impl Position {
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         self.pseudo_moves(out);
-        out.retain(|&m| self.is_legal_after(m));
+        let safety = self.safety();
+        out.retain(|&m| !self.needs_test(m, &safety) || self.is_legal_after(m));
     }
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
         let mut buf = Vec::with_capacity(128);
         self.pseudo_moves(&mut buf);
-        buf.into_iter().any(|m| self.is_legal_after(m))
+        let safety = self.safety();
+        buf.into_iter()
+            .any(|m| !self.needs_test(m, &safety) || self.is_legal_after(m))
     }
 
     /// The repetition key: placement, side to move, castling, en passant and
@@ -998,5 +1104,15 @@ impl Position {
         eat(self.ep.map_or(255, |s| s.index() as u8));
         eat(u8::from(self.riposte));
         h
+    }
+}
+
+/// The squares a Marshal on `marshal` enhances.
+#[inline]
+fn zone_of(marshal: Option<Square>) -> Bitboard {
+    match marshal {
+        None => Bitboard::EMPTY,
+        Some(m) if m == Square::G7 => Bitboard::FULL,
+        Some(m) => TABLES.ball[4][m.index()],
     }
 }

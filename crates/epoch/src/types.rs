@@ -416,6 +416,40 @@ impl Bitboard {
         self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
     }
 
+    /// The lowest square of the set.
+    #[inline]
+    pub const fn first(self) -> Option<Square> {
+        if self.0[0] != 0 {
+            Square::from_index(self.0[0].trailing_zeros() as usize)
+        } else if self.0[1] != 0 {
+            Square::from_index(64 + self.0[1].trailing_zeros() as usize)
+        } else if self.0[2] != 0 {
+            Square::from_index(128 + self.0[2].trailing_zeros() as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The highest square of the set.
+    #[inline]
+    pub const fn last(self) -> Option<Square> {
+        if self.0[2] != 0 {
+            Square::from_index(191 - self.0[2].leading_zeros() as usize)
+        } else if self.0[1] != 0 {
+            Square::from_index(127 - self.0[1].leading_zeros() as usize)
+        } else if self.0[0] != 0 {
+            Square::from_index(63 - self.0[0].leading_zeros() as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the set holds at least one square.
+    #[inline]
+    pub const fn any(self) -> bool {
+        !self.is_empty()
+    }
+
     /// The squares, a1 first.
     pub fn iter(self) -> impl Iterator<Item = Square> {
         let mut words = self.0;
@@ -431,6 +465,60 @@ impl Bitboard {
             }
             None
         })
+    }
+}
+
+impl std::ops::BitAnd for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn bitand(self, o: Bitboard) -> Bitboard {
+        self.intersection(o)
+    }
+}
+
+impl std::ops::BitOr for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn bitor(self, o: Bitboard) -> Bitboard {
+        self.union(o)
+    }
+}
+
+impl std::ops::BitXor for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn bitxor(self, o: Bitboard) -> Bitboard {
+        Bitboard([self.0[0] ^ o.0[0], self.0[1] ^ o.0[1], self.0[2] ^ o.0[2]])
+    }
+}
+
+impl std::ops::Not for Bitboard {
+    type Output = Bitboard;
+    /// The squares of the board not in the set.
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard::FULL.difference(self)
+    }
+}
+
+impl std::ops::BitAndAssign for Bitboard {
+    #[inline]
+    fn bitand_assign(&mut self, o: Bitboard) {
+        *self = self.intersection(o);
+    }
+}
+
+impl std::ops::BitOrAssign for Bitboard {
+    #[inline]
+    fn bitor_assign(&mut self, o: Bitboard) {
+        *self = self.union(o);
+    }
+}
+
+impl From<Square> for Bitboard {
+    #[inline]
+    fn from(sq: Square) -> Bitboard {
+        Bitboard::from_square(sq)
     }
 }
 
@@ -463,5 +551,14 @@ mod tests {
         assert_eq!(b.difference(g7).count(), 168);
         assert!(b.without(Square::G7).intersection(g7).is_empty());
         assert_eq!(b.union(g7), b);
+        assert_eq!(b.first(), Square::from_index(0));
+        assert_eq!(b.last(), Square::from_index(168));
+        assert_eq!(g7.first(), Some(Square::G7));
+        assert_eq!(g7.last(), Some(Square::G7));
+        assert_eq!(Bitboard::EMPTY.first(), None);
+        assert_eq!(!g7, b.without(Square::G7));
+        let m = Bitboard::from_square(Square::from_index(100).unwrap());
+        assert_eq!((m | g7).last(), Square::from_index(100));
+        assert_eq!((m | g7).first(), Some(Square::G7));
     }
 }

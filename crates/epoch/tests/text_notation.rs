@@ -175,3 +175,26 @@ fn documented_examples_parse() {
     let e = Epoch::from_text(t, &o).unwrap();
     assert_eq!(e.to_text(), t);
 }
+
+/// Found by the differential test (`differential.rs`): the text reader tested
+/// the mover's Pope before reading the start-of-turn wake, so it accepted a
+/// position in which the Emperor that wakes (here because its Marshal is
+/// gone) stands on a clear line to the Pope of the side that just moved, a
+/// position no legal move can leave (decision 20). The wake is read first now.
+#[test]
+fn text_refuses_a_pope_left_on_the_line_of_an_emperor_that_wakes() {
+    let o = EpochOptions::default();
+    // White has no Marshal, so its dormant Emperor on c10 wakes as White's
+    // turn opens, with the black Pope on f10 at the end of its rank.
+    let text = |pieces: &str| format!("{} w - - - - - 0 10 -", common::placement(pieces));
+    match Epoch::from_text(&text("Ec10 pf10 Pg1 mh13"), &o) {
+        Err(PositionError::BadField { field, .. }) => assert_eq!(field, Field::Placement),
+        other => panic!("accepted: {other:?}"),
+    }
+    // With a white Marshal the Emperor sleeps on and the text is fine.
+    let g = Epoch::from_text(&text("Ec10 pf10 Pg1 Mm1 mh13"), &o).unwrap();
+    assert!(!g.position().emperor_awake(tabula_epoch::Color::White));
+    // Blocked line: the Emperor wakes, but the Pope is not attacked.
+    let g = Epoch::from_text(&text("Ec10 Ld10 pf10 Pg1 mh13"), &o).unwrap();
+    assert!(g.position().emperor_awake(tabula_epoch::Color::White));
+}
