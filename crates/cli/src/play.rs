@@ -65,14 +65,12 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
             }
             ToAct::Player { player } if seats.contains(&player) => {
                 let action = computer_choice(&game, player, &mut rng)?;
+                // Named as the people at the table may know it, before it
+                // changes the state the notation depends on.
+                let shown = game.notation_for(&action.canonical, viewer_for(&game, &seats))?;
                 history.push(game.clone());
                 game.apply(&action.canonical)?;
-                writeln!(
-                    out,
-                    "{} plays {}",
-                    game_player_name(&history, player),
-                    action.notation
-                )?;
+                writeln!(out, "{} plays {shown}", game_player_name(&history, player))?;
                 writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } => {

@@ -373,6 +373,9 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
                 tabula_lytharia::state::Source::Ability { card, .. } => {
                     format!("ability of {}", card.card().name())
                 }
+                tabula_lytharia::state::Source::Hidden { .. } => {
+                    "ability of a face-down troop".to_owned()
+                }
             })
             .collect();
         out.push_str(&format!("Stack (bottom first): {}\n", entries.join(" <- ")));

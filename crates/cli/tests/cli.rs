@@ -380,4 +380,12 @@ fn lytharia_plays_without_showing_hidden_cards_and_lists_its_cards() {
         serde_json::from_slice(&tabula(&["cards", "--json"]).stdout).unwrap();
     assert!(json.as_array().is_some_and(|a| a.len() >= 132));
     assert_bad_input(&tabula(&["new", "lytharia", "--mode", "poker"]), "mode");
+    // The computer places its Pawns face down: the person is not told which.
+    let o = tabula_with_input(
+        &["play", "lytharia", "--computer", "2", "--seed", "2"],
+        "quit\n",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("Player 2 plays place a Pawn"), "{text}");
+    assert!(!text.contains("plays place deepdark"), "{text}");
 }

@@ -169,6 +169,15 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         action.to_string()
     }
 
+    /// The action as `viewer` may know it: the same as
+    /// [`Game::action_notation`] unless the action carries hidden
+    /// information (a card placed face down, a shuffle's order), which
+    /// hidden-information games leave out for viewers who may not see it.
+    fn action_notation_for(&self, action: &Self::Action, viewer: Viewer) -> String {
+        let _ = viewer;
+        self.action_notation(action)
+    }
+
     /// The one-line position text (FEN-like) holding the whole state.
     fn to_text(&self) -> String;
 

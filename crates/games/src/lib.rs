@@ -254,6 +254,12 @@ impl AnyGame {
         dispatch!(self, g => parse(g, text).map(|a| ActionText::of(g, &a)))
     }
 
+    /// An action given as text, written as `viewer` may know it (a card
+    /// placed face down stays unnamed for the opponent).
+    pub fn notation_for(&self, text: &str, viewer: Viewer) -> Result<String, AnyError> {
+        dispatch!(self, g => parse(g, text).map(|a| g.action_notation_for(&a, viewer)))
+    }
+
     /// Plays an action given as text; on error nothing changes.
     pub fn apply(&mut self, text: &str) -> Result<ActionText, AnyError> {
         dispatch!(self, g => {

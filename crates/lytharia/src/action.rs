@@ -50,7 +50,8 @@ impl<'de> Deserialize<'de> for Sq {
 /// | both players' d6 for a roll-off | `rolloff 3-5` |
 /// | one d6 for an effect | `d6 4` |
 /// | a deck shuffle (chance), bottom to top as indices of the unshuffled deck | `shuffle 1 4.0.2.3.1` |
-/// | place the next Pawn | `place stoneborn-militia` |
+/// | place the next Pawn (setup), or this round's troop (Battle Duels) | `place stoneborn-militia` |
+/// | pick one of the seven troops of a Battle Duel | `pick bronn` |
 /// | move a troop | `e2-e4` |
 /// | attack with the troop on e4 the enemy on d5 | `e4xd5` |
 /// | promote the Pawn that reached the far rank | `promote bronn` |
@@ -72,8 +73,11 @@ pub enum Action {
     Die(u8),
     /// Chance: the shuffled order of a player's deck.
     Shuffle(u8, Vec<u16>),
-    /// Setup: the next Pawn to place.
+    /// Setup: the next Pawn to place. Battle Duels: the troop for this round
+    /// (also the chance outcome of a sudden-death lot).
     Place(CardId),
+    /// Battle Duels: pick one of the seven troops for the match.
+    Pick(CardId),
     /// Move a troop.
     Move(Sq, Sq),
     /// Attack an enemy from where the troop stands.
@@ -141,6 +145,7 @@ impl fmt::Display for Action {
                 Ok(())
             }
             Action::Place(c) => write!(f, "place {c}"),
+            Action::Pick(c) => write!(f, "pick {c}"),
             Action::Move(a, b) => write!(f, "{a}-{b}"),
             Action::Attack(a, b) => write!(f, "{a}x{b}"),
             Action::Promote(c) => write!(f, "promote {c}"),
@@ -222,6 +227,7 @@ impl FromStr for Action {
                 Action::Shuffle(p, perm)
             }
             "place" => Action::Place(card(w.next())?),
+            "pick" => Action::Pick(card(w.next())?),
             "promote" => Action::Promote(card(w.next())?),
             "cast" => Action::Cast(card(w.next())?, at(w.next())?),
             "pass" => Action::Pass,

@@ -767,6 +767,13 @@ impl CardDb {
                     if db.by_id.contains_key(&id) {
                         return Err(invalid(file, &id, "id", "this id is already used"));
                     }
+                    if db
+                        .cards
+                        .iter()
+                        .any(|c| c.name().eq_ignore_ascii_case(card.name()))
+                    {
+                        return Err(invalid(file, &id, "name", "this name is already used"));
+                    }
                     let index = u16::try_from(db.cards.len()).map_err(|_| {
                         invalid(file, &id, "id", "more than 65535 cards in the set")
                     })?;
@@ -790,6 +797,17 @@ impl CardDb {
     /// The index of the card with this id.
     pub fn lookup(&self, id: &str) -> Option<CardId> {
         self.by_id.get(id).copied()
+    }
+
+    /// The card with this id or printed name (names compared without regard
+    /// to case), for the readable action notation.
+    pub fn lookup_name(&self, name: &str) -> Option<CardId> {
+        let name = name.trim();
+        self.lookup(name).or_else(|| {
+            self.iter()
+                .find(|(_, c)| c.name().eq_ignore_ascii_case(name))
+                .map(|(i, _)| i)
+        })
     }
 
     /// Every card with its index, in file order.
@@ -1057,6 +1075,19 @@ fn validate_troop(file: &str, r: RawTroop) -> Result<Troop, CardError> {
             range: a.range,
             effects,
         });
+    }
+    for (i, a) in abilities.iter().enumerate() {
+        if abilities[..i]
+            .iter()
+            .any(|b| b.name.eq_ignore_ascii_case(&a.name))
+        {
+            return Err(invalid(
+                file,
+                &id,
+                &format!("abilities[{i}].name"),
+                "two abilities of a troop share this name",
+            ));
+        }
     }
     if abilities.len() > 4 {
         return Err(invalid(file, &id, "abilities", "at most 4 abilities"));

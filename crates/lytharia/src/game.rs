@@ -8,9 +8,9 @@ use tabula_core::{
 use thiserror::Error;
 
 use crate::action::{Action, ActionError, Sq};
-use crate::cards::{CardId, Role};
+use crate::cards::{CardId, Role, card_db};
 use crate::deck::{DeckList, starter_list, starter_lists};
-use crate::options::LythariaOptions;
+use crate::options::{LythariaOptions, Mode};
 use crate::state::{Enchant, Entry, Source, Stage, State, TempMod};
 
 /// A game of Lytharian Chess: the options and the state.
@@ -71,6 +71,68 @@ impl Lytharia {
         s
     }
 
+    /// Reads the readable notation of [`Game::action_notation`] (not checked
+    /// for legality).
+    fn parse_readable(&self, text: &str) -> Option<Action> {
+        let text = text.trim();
+        let (head, rest) = text.split_once(' ')?;
+        if ["K", "Q", "R", "KN", "N", "B", "P"].contains(&head) {
+            return match rest.trim().parse().ok()? {
+                a @ (Action::Move(..) | Action::Attack(..)) => Some(a),
+                _ => None,
+            };
+        }
+        let rest = rest.trim();
+        let (body, target) = match rest.rsplit_once(" @") {
+            Some((b, t)) => (b.trim(), Some(t.trim().parse::<Sq>().ok()?)),
+            None => (rest, None),
+        };
+        if head == "use" {
+            let (sq, ability) = body.split_once(' ')?;
+            let sq: Sq = sq.parse().ok()?;
+            let u = self.state.unit_at(sq.0)?;
+            let i = u
+                .troop()
+                .abilities
+                .iter()
+                .position(|a| a.name.eq_ignore_ascii_case(ability.trim()))?;
+            return Some(Action::Use(sq, u8::try_from(i).ok()?, target));
+        }
+        let c = card_db().lookup_name(body)?;
+        Some(match (head, target) {
+            ("cast", t) => Action::Cast(c, t),
+            ("harness", None) => Action::Harness(c),
+            ("equip", Some(t)) => Action::Equip(c, t),
+            ("reforge", t) => Action::Reforge(c, t),
+            ("discard", None) => Action::Discard(c),
+            ("promote", None) => Action::Promote(c),
+            ("place", None) => Action::Place(c),
+            ("pick", None) => Action::Pick(c),
+            _ => return None,
+        })
+    }
+
+    /// The notation of `action` (about to be played here) as `viewer` may
+    /// see it in a move list: what the action would tell them that they may
+    /// not know is left out. A Pawn placed face down reads `place a Pawn`, a
+    /// Battle Duels pick `pick a troop`, the round's choice `choose a troop`
+    /// (for everyone but the player acting), and a shuffle `shuffle deck N`
+    /// (the order is hidden from everyone).
+    pub fn notation_for(&self, action: &Action, viewer: Viewer) -> String {
+        let st = &self.state;
+        let actor = st.player_to_act();
+        let own = matches!(viewer, Viewer::Player(p) if Some(p.0) == actor);
+        match action {
+            Action::Shuffle(p, _) => format!("shuffle deck {}", p + 1),
+            Action::Place(_) if st.stage == Stage::Place && !own && self.options.face_down => {
+                "place a Pawn".to_owned()
+            }
+            Action::Place(_) if st.stage == Stage::Choose && !own => "choose a troop".to_owned(),
+            Action::Pick(_) if !own => "pick a troop".to_owned(),
+            _ => self.action_notation(action),
+        }
+    }
+
     fn check(&self, a: &Action) -> Result<(), ActionError> {
         let illegal = |why: &str| ActionError::Illegal {
             action: a.to_string(),
@@ -80,56 +142,48 @@ impl Lytharia {
         if st.outcome.is_some() {
             return Err(illegal("the game is over"));
         }
-        match a {
-            Action::RollOff(x, y) => {
-                if !matches!(st.stage, Stage::RollOff | Stage::TieBreak) || st.pending_roll() {
-                    return Err(illegal("no roll-off is under way"));
-                }
-                if !(1..=6).contains(x) || !(1..=6).contains(y) {
-                    return Err(illegal("die faces are 1 to 6"));
-                }
-                Ok(())
-            }
-            Action::Die(n) => {
-                if !st.pending_roll() {
-                    return Err(illegal("no effect waits for a die"));
-                }
-                if !(1..=6).contains(n) {
-                    return Err(illegal("die faces are 1 to 6"));
-                }
-                Ok(())
-            }
-            Action::Shuffle(p, perm) => {
-                if st.stage != Stage::Shuffle || *p != st.active {
-                    return Err(illegal("this deck is not being shuffled now"));
-                }
-                let n = st.sides[*p as usize].deck.len();
-                let mut seen = vec![false; n];
-                if perm.len() != n {
-                    return Err(illegal("the order must list every card of the deck once"));
-                }
-                for &i in perm {
-                    match seen.get_mut(i as usize) {
-                        Some(s) if !*s => *s = true,
-                        _ => {
-                            return Err(illegal("the order must list every card of the deck once"));
-                        }
+        if st.is_chance() {
+            return match (self.chance(), a) {
+                (ChanceModel::Exact(outcomes), _) => {
+                    if outcomes.iter().any(|(x, _)| x == a) {
+                        Ok(())
+                    } else {
+                        Err(illegal("not an outcome of this chance node"))
                     }
                 }
-                Ok(())
-            }
-            _ => {
-                if st.player_to_act().is_none() {
-                    return Err(illegal("chance decides now"));
-                }
-                let mut legal = Vec::new();
-                st.legal(&self.options, &mut legal);
-                if legal.contains(a) {
+                (ChanceModel::Sampled, Action::Shuffle(p, perm)) => {
+                    if *p != st.active {
+                        return Err(illegal("this deck is not being shuffled now"));
+                    }
+                    let n = st.sides[*p as usize].deck.len();
+                    let mut seen = vec![false; n];
+                    if perm.len() != n {
+                        return Err(illegal("the order must list every card of the deck once"));
+                    }
+                    for &i in perm {
+                        match seen.get_mut(i as usize) {
+                            Some(s) if !*s => *s = true,
+                            _ => {
+                                return Err(illegal(
+                                    "the order must list every card of the deck once",
+                                ));
+                            }
+                        }
+                    }
                     Ok(())
-                } else {
-                    Err(illegal("not among the legal actions"))
                 }
-            }
+                _ => Err(illegal("chance decides now")),
+            };
+        }
+        if st.player_to_act().is_none() {
+            return Err(illegal("chance decides now"));
+        }
+        let mut legal = Vec::new();
+        st.legal(&self.options, &mut legal);
+        if legal.contains(a) {
+            Ok(())
+        } else {
+            Err(illegal("not among the legal actions"))
         }
     }
 }
@@ -207,6 +261,58 @@ pub struct SideView {
     pub to_place: usize,
 }
 
+/// What one viewer may see of a player's Battle Duel troops.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DuelSideView {
+    /// The seven picked troops, when they are the viewer's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub picks: Option<Vec<CardId>>,
+    /// How many troops are picked.
+    pub picks_count: usize,
+    /// The picked troops not yet sent into a round, when the viewer's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left: Option<Vec<CardId>>,
+    /// How many picked troops are not yet sent into a round.
+    pub left_count: usize,
+    /// Troops sent into rounds 1 to 7 so far (public).
+    pub played: Vec<CardId>,
+    /// Whether the troop for the coming round is chosen.
+    pub chosen: bool,
+    /// That troop, when the viewer's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<CardId>,
+    /// The troop fighting this round (public).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fighting: Option<CardId>,
+}
+
+/// What one viewer may see of a Battle Duel: all but the other player's picks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DuelView {
+    /// The round (after 7: sudden death).
+    pub round: u32,
+    /// This round's attacker.
+    pub attacker: u8,
+    /// Turns played in this round.
+    pub turns: u32,
+    /// Finished rounds: 0 or 1 = that seat won, 2 = a tie.
+    pub results: Vec<u8>,
+    /// Both players (round wins are the sides' `points`).
+    pub sides: [DuelSideView; 2],
+}
+
+/// The chess side of a Normal Chess game (all public).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChessView {
+    /// The position as a FEN (roles only; which card is which is in `units`).
+    pub fen: String,
+    /// Whether the player to move is in check.
+    pub check: bool,
+    /// A Pawn move waiting for its promotion piece.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<[Sq; 2]>,
+}
+
 /// What one viewer may see of the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LythariaView {
@@ -235,8 +341,17 @@ pub struct LythariaView {
     pub sides: [SideView; 2],
     /// The troops.
     pub units: Vec<UnitView>,
-    /// The stack, bottom first.
+    /// The stack, bottom first. An ability of a face-down troop the viewer
+    /// may not identify shows as [`Source::Hidden`].
     pub stack: Vec<Entry>,
+    /// The mode.
+    pub mode: Mode,
+    /// Battle Duels: the match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duel: Option<DuelView>,
+    /// Normal Chess: the position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chess: Option<ChessView>,
 }
 
 impl Game for Lytharia {
@@ -293,6 +408,19 @@ impl Game for Lytharia {
         }
         match st.stage {
             Stage::Shuffle => ChanceModel::Sampled,
+            Stage::Lot => {
+                let lot = st.lot_outcomes();
+                let total: u32 = lot.iter().map(|(_, n)| n).sum();
+                ChanceModel::Exact(
+                    lot.into_iter()
+                        .map(|(c, n)| {
+                            let p = Probability::new(u64::from(n), u64::from(total.max(1)))
+                                .unwrap_or(Probability::ONE);
+                            (Action::Place(c), p)
+                        })
+                        .collect(),
+                )
+            }
             _ => {
                 let p = Probability::new(1, 36).unwrap_or(Probability::ONE);
                 ChanceModel::Exact(
@@ -315,9 +443,20 @@ impl Game for Lytharia {
                 Some(Action::Shuffle(p, perm))
             }
             ChanceModel::Exact(outcomes) => {
-                // Every listed outcome here is equally likely.
-                let i = rng.below(outcomes.len() as u64) as usize;
-                outcomes.into_iter().nth(i).map(|(a, _)| a)
+                // By the listed probabilities (a lot's troops are weighted
+                // by their copies among the seven).
+                let den = outcomes
+                    .iter()
+                    .fold(1u64, |l, (_, p)| lcm(l, p.denominator()));
+                let mut pick = rng.below(den);
+                for (action, p) in &outcomes {
+                    let weight = p.numerator() * (den / p.denominator());
+                    if pick < weight {
+                        return Some(action.clone());
+                    }
+                    pick -= weight;
+                }
+                outcomes.last().map(|(a, _)| a.clone())
             }
         }
     }
@@ -334,9 +473,51 @@ impl Game for Lytharia {
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
-        let a: Action = text.parse()?;
+        let a: Action = match text.parse() {
+            Ok(a) => a,
+            Err(e) => self.parse_readable(text).ok_or(e)?,
+        };
         self.check(&a)?;
         Ok(a)
+    }
+
+    /// The readable notation: card names instead of ids, the role before a
+    /// move or attack (`KN g1-f3`, `R d4xd5`), the ability's name when the
+    /// troop is face up (`use d4 Soul Lash @d6`). Chance outcomes and the
+    /// rest read as the canonical text. `parse_action` reads both.
+    fn action_notation_for(&self, action: &Action, viewer: Viewer) -> String {
+        self.notation_for(action, viewer)
+    }
+
+    fn action_notation(&self, action: &Action) -> String {
+        let st = &self.state;
+        let name = |c: &CardId| c.card().name().to_owned();
+        let at = |t: &Option<Sq>| t.map(|s| format!(" @{s}")).unwrap_or_default();
+        match action {
+            Action::Move(f, _) | Action::Attack(f, _) => match st.unit_at(f.0) {
+                Some(u) => format!("{} {action}", u.troop().role.letters()),
+                None => action.to_string(),
+            },
+            Action::Cast(c, t) => format!("cast {}{}", name(c), at(t)),
+            Action::Harness(c) => format!("harness {}", name(c)),
+            Action::Equip(c, s) => format!("equip {} @{s}", name(c)),
+            Action::Reforge(c, t) => format!("reforge {}{}", name(c), at(t)),
+            Action::Discard(c) => format!("discard {}", name(c)),
+            Action::Promote(c) => format!("promote {}", name(c)),
+            Action::Place(c) => format!("place {}", name(c)),
+            Action::Pick(c) => format!("pick {}", name(c)),
+            Action::Use(s, i, t) => {
+                let ability = st
+                    .unit_at(s.0)
+                    .filter(|u| u.face_up)
+                    .and_then(|u| u.troop().abilities.get(*i as usize));
+                match ability {
+                    Some(a) => format!("use {s} {}{}", a.name, at(t)),
+                    None => action.to_string(),
+                }
+            }
+            _ => action.to_string(),
+        }
     }
 
     fn to_text(&self) -> String {
@@ -356,7 +537,7 @@ impl Game for Lytharia {
             .map_err(|e| PositionError::Format(e.message().to_owned()))?;
         let state =
             State::deserialize(de).map_err(|e| PositionError::Format(e.message().to_owned()))?;
-        validate_state(&state)?;
+        validate_state(&state, options)?;
         Ok(Lytharia {
             options: options.clone(),
             state,
@@ -420,16 +601,15 @@ impl Game for Lytharia {
             .iter()
             .map(|e| {
                 let mut e = e.clone();
-                if let Source::Ability { uid, card, index } = &mut e.source {
+                if let Source::Ability { uid, .. } = e.source {
                     let hidden = st
                         .units
                         .iter()
-                        .find(|u| u.uid == *uid)
+                        .find(|u| u.uid == uid)
                         .is_some_and(|u| !u.face_up && !sees(u.owner));
                     if hidden {
                         // Which face-down troop acted is public; its card is not.
-                        *card = CardId(0);
-                        *index = 0;
+                        e.source = Source::Hidden { uid };
                     }
                 }
                 e
@@ -448,6 +628,38 @@ impl Game for Lytharia {
             sides: [side(0), side(1)],
             units,
             stack,
+            mode: self.options.mode,
+            duel: st.duel.as_ref().map(|d| {
+                let side = |i: usize| {
+                    let ds = &d.sides[i];
+                    let mine = sees(i as u8);
+                    DuelSideView {
+                        picks: mine.then(|| ds.picks.clone()),
+                        picks_count: ds.picks.len(),
+                        left: mine.then(|| ds.left.clone()),
+                        left_count: ds.left.len(),
+                        played: ds.played.clone(),
+                        chosen: ds.choice.is_some(),
+                        choice: if mine { ds.choice } else { None },
+                        fighting: ds.fighting,
+                    }
+                };
+                DuelView {
+                    round: d.round,
+                    attacker: d.attacker,
+                    turns: d.turns,
+                    results: d.results.clone(),
+                    sides: [side(0), side(1)],
+                }
+            }),
+            chess: st.chess.as_ref().map(|c| {
+                let pos = st.chess_position();
+                ChessView {
+                    fen: pos.fen(),
+                    check: pos.is_check(),
+                    pending: c.pending,
+                }
+            }),
         }
     }
 
@@ -465,6 +677,31 @@ impl Game for Lytharia {
         let hand_size = self.state.sides[opp].hand.len();
         side.deck = unseen.split_off(hand_size);
         side.hand = unseen;
+        // Battle Duels: the opponent's picks not yet shown (and a chosen
+        // troop not yet shown) may be any of their army's other troops.
+        if let Some(d) = st.duel.as_mut() {
+            let ds = &mut d.sides[opp];
+            let mut pool = st.sides[opp].army.clone();
+            for c in &ds.played {
+                if let Some(i) = pool.iter().position(|x| x == c) {
+                    pool.remove(i);
+                }
+            }
+            let unknown = ds.left.len() + usize::from(ds.choice.is_some());
+            rng.shuffle(&mut pool);
+            pool.truncate(unknown);
+            if ds.choice.is_some() {
+                ds.choice = pool.pop();
+            }
+            ds.left = pool;
+            ds.picks = ds
+                .played
+                .iter()
+                .chain(&ds.left)
+                .chain(&ds.choice)
+                .copied()
+                .collect();
+        }
         // The opponent's face-down troops: any assignment within each role
         // that keeps every one alive with its damage.
         for role in [
@@ -518,6 +755,14 @@ impl Game for Lytharia {
     }
 }
 
+fn lcm(a: u64, b: u64) -> u64 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x.max(1) * b
+}
+
 fn invalid(field: &str, message: &str) -> PositionError {
     PositionError::Invalid {
         field: field.to_owned(),
@@ -525,9 +770,67 @@ fn invalid(field: &str, message: &str) -> PositionError {
     }
 }
 
-fn validate_state(st: &State) -> Result<(), PositionError> {
+fn validate_state(st: &State, options: &LythariaOptions) -> Result<(), PositionError> {
     if st.active > 1 || st.first > 1 || st.priority > 1 {
         return Err(invalid("active/first/priority", "seats are 0 and 1"));
+    }
+    if (options.mode == Mode::Duel) != st.duel.is_some() {
+        return Err(invalid("duel", "present exactly in mode duel"));
+    }
+    if (options.mode == Mode::Chess) != st.chess.is_some() {
+        return Err(invalid("chess", "present exactly in mode chess"));
+    }
+    let duel_stage = matches!(st.stage, Stage::Pick | Stage::Choose | Stage::Lot);
+    if duel_stage && st.duel.is_none() {
+        return Err(invalid("stage", "a Battle Duels stage outside mode duel"));
+    }
+    if let Some(d) = &st.duel {
+        if d.attacker > 1 || d.results.iter().any(|r| *r > 2) {
+            return Err(invalid("duel", "seats are 0 and 1, results 0, 1 or 2"));
+        }
+        let me = &d.sides[st.active as usize];
+        let stuck = match st.stage {
+            Stage::Pick => me.picks.len() >= crate::state::DUEL_PICKS,
+            Stage::Choose => me.left.is_empty(),
+            Stage::Lot => me.picks.is_empty(),
+            _ => false,
+        };
+        if stuck && st.outcome.is_none() {
+            return Err(invalid(
+                "stage",
+                "the player to pick, choose or draw has nothing to take",
+            ));
+        }
+        for (i, ds) in d.sides.iter().enumerate() {
+            let cards = ds
+                .picks
+                .iter()
+                .chain(&ds.left)
+                .chain(&ds.played)
+                .chain(&ds.choice)
+                .chain(&ds.fighting);
+            if cards.clone().any(|c| c.card().troop().is_none()) {
+                return Err(invalid(&format!("duel.sides[{i}]"), "not a troop"));
+            }
+            if ds.picks.len() > crate::state::DUEL_PICKS {
+                return Err(invalid(&format!("duel.sides[{i}].picks"), "seven at most"));
+            }
+        }
+    }
+    if let Some(c) = &st.chess
+        && tabula_chess::CastlingRights::from_fen(&c.castling).is_none()
+    {
+        return Err(invalid(
+            "chess.castling",
+            "a FEN castling field (KQkq or -)",
+        ));
+    }
+    if st
+        .stack
+        .iter()
+        .any(|e| matches!(e.source, Source::Hidden { .. }))
+    {
+        return Err(invalid("stack", "hidden entries exist only in views"));
     }
     let mut squares = Vec::new();
     let mut uids = Vec::new();

@@ -1,6 +1,7 @@
 //! Lytharian Chess for tabula: troop cards that move as chess pieces, spells
 //! and equipment paid with mana, an obelisk that raises the mana base, hidden
-//! hands and face-down troops, and the Pawn Wars mini-game.
+//! hands and face-down troops, and the three mini-games: Battle Duels, Pawn
+//! Wars and Normal Chess with troop cards.
 //!
 //! The card set is data ([`cards`]: TOML files embedded in the crate and
 //! validated on load); the rules engine ([`state`]) interprets the cards'
@@ -31,6 +32,8 @@ pub mod state;
 pub use action::{Action, ActionError, Sq};
 pub use cards::{CardDb, CardError, CardId, card_db};
 pub use deck::{DeckError, DeckList, starter_list, starter_lists};
-pub use game::{Lytharia, LythariaView, PositionError, SideView, UnitView};
+pub use game::{
+    ChessView, DuelSideView, DuelView, Lytharia, LythariaView, PositionError, SideView, UnitView,
+};
 pub use options::{KnightAttack, LythariaOptions, Mode};
 pub use state::State;

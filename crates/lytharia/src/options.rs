@@ -12,6 +12,22 @@ pub enum Mode {
     Full,
     /// Pawn Wars: Pawns only, points for reaching the far rank.
     PawnWars,
+    /// Battle Duels: seven rounds of one troop against one, full mana and hand.
+    Duel,
+    /// Normal Chess played with the troop cards as pieces.
+    Chess,
+}
+
+impl Mode {
+    /// The option value: `full`, `pawn-wars`, `duel` or `chess`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Mode::Full => "full",
+            Mode::PawnWars => "pawn-wars",
+            Mode::Duel => "duel",
+            Mode::Chess => "chess",
+        }
+    }
 }
 
 /// What a Knight may attack (the book: "can only attack in the direction they can move").
@@ -55,9 +71,9 @@ impl Default for LythariaOptions {
 const SPECS: &[OptionSpec] = &[
     OptionSpec {
         key: "mode",
-        values: "full|pawn-wars",
+        values: "full|duel|pawn-wars|chess",
         default: "full",
-        help: "the full game, or the Pawn Wars mini-game (duel and chess are not implemented yet)",
+        help: "the full game, or a mini-game: Battle Duels, Pawn Wars, Normal Chess with troop cards",
     },
     OptionSpec {
         key: "decks",
@@ -105,14 +121,9 @@ impl Options for LythariaOptions {
                 self.mode = match v {
                     "full" => Mode::Full,
                     "pawn-wars" => Mode::PawnWars,
-                    "duel" | "chess" => {
-                        return Err(bad(
-                            key,
-                            value,
-                            "full|pawn-wars (duel and chess are not implemented yet)",
-                        ));
-                    }
-                    _ => return Err(bad(key, value, "full|pawn-wars")),
+                    "duel" => Mode::Duel,
+                    "chess" => Mode::Chess,
+                    _ => return Err(bad(key, value, "full|duel|pawn-wars|chess")),
                 }
             }
             "decks" => {
@@ -159,7 +170,7 @@ impl Options for LythariaOptions {
         let d = LythariaOptions::default();
         let mut out = Vec::new();
         if self.mode != d.mode {
-            out.push(("mode".into(), "pawn-wars".into()));
+            out.push(("mode".into(), self.mode.as_str().into()));
         }
         if self.decks != d.decks {
             out.push(("decks".into(), self.decks.join(",")));

@@ -154,6 +154,12 @@ pub enum Source {
         /// The ability's index.
         index: u8,
     },
+    /// Only in views: an ability of a face-down troop that the viewer may not
+    /// identify. Which troop acted is public (its uid); its card is not.
+    Hidden {
+        /// The troop's uid.
+        uid: u32,
+    },
 }
 
 /// A troop a spell was aimed at, and the square it stood on.
@@ -180,6 +186,71 @@ pub struct Entry {
     pub roll: Option<u8>,
 }
 
+/// One player's side of a Battle Duel.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DuelSide {
+    /// The seven troops picked for the match (hidden from the opponent
+    /// until each is sent into a round).
+    pub picks: Vec<CardId>,
+    /// Picked troops not yet sent into one of rounds 1 to 7.
+    pub left: Vec<CardId>,
+    /// Troops sent into rounds 1 to 7 so far, in order (public).
+    pub played: Vec<CardId>,
+    /// The troop chosen for the coming round, before both are shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<CardId>,
+    /// The troop fighting this round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fighting: Option<CardId>,
+}
+
+/// The state of a Battle Duels match (round wins are the sides' `points`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Duel {
+    /// The round, from 1; rounds after the 7th are sudden-death rounds.
+    pub round: u32,
+    /// This round's attacker, who takes its first turn.
+    pub attacker: u8,
+    /// Turns played in this round.
+    pub turns: u32,
+    /// Finished rounds: 0 or 1 = that seat won it, 2 = a tie.
+    pub results: Vec<u8>,
+    /// Both players.
+    pub sides: [DuelSide; 2],
+}
+
+/// Normal Chess bookkeeping: the troops on the board are the pieces; these
+/// are the rest of a FEN and the repetition history.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChessPlay {
+    /// Castling rights as in a FEN (`KQkq`, a subset, or `-`).
+    pub castling: String,
+    /// The en-passant square, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ep: Option<Sq>,
+    /// Half-moves since the last capture or Pawn move.
+    pub halfmove: u32,
+    /// The move number (from 1, +1 after the second player's move).
+    pub fullmove: u32,
+    /// Hashes of the positions so far, current last (for repetition).
+    pub history: Vec<i64>,
+    /// A Pawn move to the far rank waiting for its promotion: from, to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<[Sq; 2]>,
+}
+
+/// The rounds of a Battle Duel before sudden death.
+pub const DUEL_ROUNDS: u32 = 7;
+/// Round wins that take a Battle Duel.
+pub const DUEL_WINS: i32 = 4;
+/// Troops each player picks for a Battle Duel.
+pub const DUEL_PICKS: usize = 7;
+/// House limit: a Battle Duel round with both troops alive after this many
+/// turns is a tie.
+pub const DUEL_ROUND_TURNS: u32 = 12;
+/// The Battle Duel battlefield: the first player's troop, the other's.
+pub const DUEL_SQUARES: [Square; 2] = [Square::D4, Square::D5];
+
 /// Where the game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -200,6 +271,12 @@ pub enum Stage {
     Promote,
     /// Chance: a d6 roll-off to break an end-of-game tie.
     TieBreak,
+    /// Battle Duels: a player picks their seven troops.
+    Pick,
+    /// Battle Duels: a player chooses the troop for the coming round.
+    Choose,
+    /// Battle Duels, sudden death: chance draws a player's troop from their seven.
+    Lot,
 }
 
 /// The whole state of a game of Lytharian Chess.
@@ -237,6 +314,12 @@ pub struct State {
     /// Whether the stack is resolving (a player passed, or an ability was used).
     #[serde(default)]
     pub resolving: bool,
+    /// Battle Duels bookkeeping (mode `duel` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duel: Option<Duel>,
+    /// Normal Chess bookkeeping (mode `chess` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chess: Option<ChessPlay>,
 }
 
 /// Sum of static modifiers on a troop.
@@ -273,7 +356,7 @@ fn new_side(list: &DeckList, mode: Mode) -> Side {
             .copied()
             .filter(|c| troop_of(*c).role == Role::Pawn)
             .collect(),
-        _ => list.army.clone(),
+        Mode::Full | Mode::Duel | Mode::Chess => list.army.clone(),
     };
     let power = army.iter().map(|c| troop_of(*c).power).sum();
     let mut to_place: Vec<CardId> = army
@@ -282,15 +365,24 @@ fn new_side(list: &DeckList, mode: Mode) -> Side {
         .filter(|c| troop_of(*c).role == Role::Pawn)
         .collect();
     to_place.sort();
+    if mode == Mode::Duel {
+        // Troops are picked and sent into rounds, not placed.
+        to_place.clear();
+    }
     Side {
         list: list.id.clone(),
         army,
-        deck: list.deck_cards(),
+        // Normal Chess is played with the troops alone.
+        deck: if mode == Mode::Chess {
+            Vec::new()
+        } else {
+            list.deck_cards()
+        },
         hand: Vec::new(),
         crypt: Vec::new(),
         nether: Vec::new(),
         enchants: Vec::new(),
-        mana: 1,
+        mana: if mode == Mode::Chess { 0 } else { 1 },
         obelisk: 1,
         power,
         harnessed: false,
@@ -327,20 +419,40 @@ impl State {
             units: Vec::new(),
             stack: Vec::new(),
             resolving: false,
+            duel: (options.mode == Mode::Duel).then(Duel::default),
+            chess: None,
         };
+        if options.mode == Mode::Chess {
+            // "A standard game of Chess": the first seat plays White and
+            // moves first; no decks, so no shuffle.
+            s.first = 0;
+            s.chess = Some(ChessPlay {
+                castling: "KQkq".to_owned(),
+                ep: None,
+                halfmove: 0,
+                fullmove: 1,
+                history: Vec::new(),
+                pending: None,
+            });
+            s.begin_setup(options);
+            return s;
+        }
         let (p0, p1) = (s.sides[0].power, s.sides[1].power);
         if p0 != p1 {
             let low = if p0 < p1 { 0 } else { 1 };
-            s.set_first(low, (p0 - p1).abs());
+            s.set_first(low, (p0 - p1).abs(), options.mode);
         }
         s
     }
 
-    fn set_first(&mut self, first: u8, diff: i32) {
+    fn set_first(&mut self, first: u8, diff: i32, mode: Mode) {
         self.first = first;
-        let bonus = (diff + 4) / 5;
-        let side = &mut self.sides[first as usize];
-        side.mana = (1 + bonus).min(MANA_MAX);
+        if mode != Mode::Duel {
+            // Battle Duels are played with full mana: no bonus.
+            let bonus = (diff + 4) / 5;
+            let side = &mut self.sides[first as usize];
+            side.mana = (1 + bonus).min(MANA_MAX);
+        }
         self.stage = Stage::Shuffle;
         self.active = 0;
     }
@@ -397,7 +509,7 @@ impl State {
         }
         matches!(
             self.stage,
-            Stage::RollOff | Stage::Shuffle | Stage::TieBreak
+            Stage::RollOff | Stage::Shuffle | Stage::TieBreak | Stage::Lot
         ) || self.pending_roll()
     }
 
@@ -598,7 +710,8 @@ impl State {
             return;
         };
         let side = &self.sides[p as usize];
-        if side.mana >= MANA_MAX && side.obelisk < OBELISK_MAX {
+        // In Battle Duels the obelisk counts round wins: no charging.
+        if side.mana >= MANA_MAX && side.obelisk < OBELISK_MAX && self.duel.is_none() {
             out.push(Action::Charge);
         }
         if !self.stack.is_empty() {
@@ -614,11 +727,16 @@ impl State {
                 out.extend(seen.into_iter().map(Action::Place));
             }
             Stage::Promote => {
+                // Normal Chess: a Queen, Rook, Bishop or Knight, as in chess.
+                let chess = self.chess.is_some();
                 let mut opts_: Vec<CardId> = side
                     .army
                     .iter()
                     .copied()
-                    .filter(|c| troop_of(*c).role != Role::King)
+                    .filter(|c| {
+                        let r = troop_of(*c).role;
+                        r != Role::King && !(chess && r == Role::Pawn)
+                    })
                     .collect();
                 opts_.sort();
                 opts_.dedup();
@@ -636,8 +754,12 @@ impl State {
                 out.push(Action::Keep);
                 self.cast_actions(p, true, out);
             }
+            Stage::Main if self.chess.is_some() => self.chess_actions(out),
+            Stage::Main if self.duel.is_some() => self.duel_main_actions(p, out),
             Stage::Main => self.main_actions(p, opts, out),
-            Stage::RollOff | Stage::Shuffle | Stage::TieBreak => {}
+            Stage::Pick => out.extend(self.pick_options(p).into_iter().map(Action::Pick)),
+            Stage::Choose => out.extend(self.choose_options(p).into_iter().map(Action::Place)),
+            Stage::RollOff | Stage::Shuffle | Stage::TieBreak | Stage::Lot => {}
         }
     }
 
@@ -707,6 +829,11 @@ impl State {
                 }
                 if a.target.is_single() {
                     for t in &self.units {
+                        // "a friend within 2 squares", "an adjacent friend":
+                        // never the troop itself (cards say "itself" for that).
+                        if t.uid == u.uid {
+                            continue;
+                        }
                         let side_ok = match a.target {
                             Target::Friend => t.owner == p,
                             Target::Enemy => t.owner != p,
@@ -758,7 +885,18 @@ impl State {
         }
         self.cast_actions(p, false, out);
         self.harness_actions(p, out);
-        // Equipment and reforging.
+        self.equip_actions(p, out);
+        self.ability_actions(p, AbilityPhase::Main, out);
+        let lone = self.lone_king(p);
+        let engaged = self.moved.is_some() || (lone && self.attacked);
+        if engaged || side.hold || !(any_move || (lone && any_attack)) {
+            out.push(Action::End);
+        }
+    }
+
+    /// Attaching and reforging equipment (the active player's main phase).
+    fn equip_actions(&self, p: u8, out: &mut Vec<Action>) {
+        let side = &self.sides[p as usize];
         let budget = side.mana + side.forge_pool;
         let hand = self.hand_distinct(p);
         for c in &hand {
@@ -796,12 +934,33 @@ impl State {
                 out.push(Action::Reforge(e, Some(u.at)));
             }
         }
-        self.ability_actions(p, AbilityPhase::Main, out);
-        let lone = self.lone_king(p);
-        let engaged = self.moved.is_some() || (lone && self.attacked);
-        if engaged || side.hold || !(any_move || (lone && any_attack)) {
-            out.push(Action::End);
+    }
+
+    /// Battle Duels main phase: no moving; either troop may attack the other
+    /// (once per turn, not after a main ability); spells, equipment and
+    /// abilities as in the full game; the turn may end at any time.
+    fn duel_main_actions(&self, p: u8, out: &mut Vec<Action>) {
+        if !self.attacked {
+            for u in self.units.iter().filter(|u| u.owner == p) {
+                let main_used = u
+                    .troop()
+                    .abilities
+                    .iter()
+                    .enumerate()
+                    .any(|(i, a)| a.phase == AbilityPhase::Main && u.used & (1 << i) != 0);
+                if main_used {
+                    continue;
+                }
+                for e in self.units.iter().filter(|e| e.owner != p) {
+                    out.push(Action::Attack(u.at, e.at));
+                }
+            }
         }
+        self.cast_actions(p, false, out);
+        self.harness_actions(p, out);
+        self.equip_actions(p, out);
+        self.ability_actions(p, AbilityPhase::Main, out);
+        out.push(Action::End);
     }
 
     // ------------------------------------------------------------ applying
@@ -855,6 +1014,14 @@ impl State {
                 }
                 self.resolve_stack(opts);
             }
+            Action::Place(c) if matches!(self.stage, Stage::Choose | Stage::Lot) => {
+                self.duel_choose(*c, opts);
+            }
+            Action::Pick(c) => self.duel_pick(*c, opts),
+            Action::Move(from, to) | Action::Attack(from, to) if self.chess.is_some() => {
+                self.chess_move(*from, *to, opts);
+            }
+            Action::Promote(c) if self.chess.is_some() => self.chess_promote(*c, opts),
             Action::Place(c) => {
                 let p = self.active;
                 let side = &mut self.sides[p as usize];
@@ -867,8 +1034,16 @@ impl State {
             Action::Move(from, to) => {
                 if let Some(i) = self.idx_at(from.0) {
                     self.units[i].at = *to;
-                    self.moved = Some(self.units[i].uid);
-                    self.after_arrival(i, opts);
+                    let uid = self.units[i].uid;
+                    self.moved = Some(uid);
+                    // A troop held up only by an adjacency aura (Thane Orvik's
+                    // +1 Def) dies when the move takes it out of the aura.
+                    self.reap(opts);
+                    if self.outcome.is_none()
+                        && let Some(i) = self.idx_uid(uid)
+                    {
+                        self.after_arrival(i, opts);
+                    }
                 }
             }
             Action::Attack(from, to) => self.attack(from.0, to.0, opts),
@@ -1021,7 +1196,8 @@ impl State {
                 }
             }
             Action::End => match self.stage {
-                Stage::Effects => self.mana_phase(),
+                Stage::Effects => self.after_effects(),
+                _ if self.duel.is_some() => self.duel_end_turn(opts),
                 _ => {
                     let next = 1 - self.active;
                     self.begin_turn(next, opts);
@@ -1033,6 +1209,13 @@ impl State {
     }
 
     fn begin_setup(&mut self, opts: &LythariaOptions) {
+        if self.duel.is_some() {
+            // Battle Duels: no board set-up; each player picks seven troops.
+            self.stage = Stage::Pick;
+            self.active = self.first;
+            self.priority = self.first;
+            return;
+        }
         // Back rows, from each owner's left.
         for p in [self.first, 1 - self.first] {
             let color = self.color(p);
@@ -1167,6 +1350,15 @@ impl State {
         self.moved = None;
         self.attacked = false;
         self.stage = Stage::Effects;
+        if self.chess.is_some() {
+            // Normal Chess has no phases: the turn is one chess move.
+            self.stage = Stage::Main;
+            self.chess_turn_start();
+            if self.outcome.is_none() && opts.turn_limit > 0 && self.turn > opts.turn_limit {
+                self.end_by_limit(opts);
+            }
+            return;
+        }
         let turn = self.turn;
         for u in &mut self.units {
             u.used = 0;
@@ -1189,10 +1381,30 @@ impl State {
     }
 
     fn end_by_limit(&mut self, opts: &LythariaOptions) {
-        if opts.mode == Mode::PawnWars {
-            self.pawn_wars_result();
+        match opts.mode {
+            Mode::PawnWars => self.pawn_wars_result(),
+            Mode::Duel => {
+                // The match stops: more round wins takes it.
+                let (a, b) = (self.sides[0].points, self.sides[1].points);
+                self.outcome = Some(if a == b {
+                    Outcome::draw(EndReason::NoProgress)
+                } else {
+                    Outcome::win(Team(if a > b { 0 } else { 1 }), EndReason::Points)
+                });
+            }
+            Mode::Full | Mode::Chess => {
+                self.outcome = Some(Outcome::draw(EndReason::NoProgress));
+            }
+        }
+    }
+
+    /// The effects phase is over: the mana phase (no mana or draw phase in
+    /// Battle Duels: mana and hand are filled at each round's start).
+    fn after_effects(&mut self) {
+        if self.duel.is_some() {
+            self.stage = Stage::Main;
         } else {
-            self.outcome = Some(Outcome::draw(EndReason::NoProgress));
+            self.mana_phase();
         }
     }
 
@@ -1204,15 +1416,11 @@ impl State {
         self.stage = Stage::Draw;
     }
 
+    /// Whether an effects ability can still be used (one with a target).
     fn has_effect_options(&self) -> bool {
-        let p = self.active;
-        self.units.iter().filter(|u| u.owner == p).any(|u| {
-            u.troop()
-                .abilities
-                .iter()
-                .enumerate()
-                .any(|(i, a)| a.phase == AbilityPhase::Effects && u.used & (1 << i) == 0)
-        })
+        let mut out = Vec::new();
+        self.ability_actions(self.active, AbilityPhase::Effects, &mut out);
+        !out.is_empty()
     }
 
     /// Runs the steps that need no decision.
@@ -1221,12 +1429,23 @@ impl State {
             if self.outcome.is_some() || !self.stack.is_empty() {
                 return;
             }
+            if self.duel_round_over() {
+                self.finish_round(_opts);
+                continue;
+            }
             match self.stage {
                 Stage::Effects => {
                     if self.has_effect_options() {
                         return;
                     }
-                    self.mana_phase();
+                    self.after_effects();
+                }
+                Stage::Choose => {
+                    let options = self.choose_options(self.active);
+                    match options.as_slice() {
+                        [only] => self.duel_choose(*only, _opts),
+                        _ => return,
+                    }
                 }
                 Stage::Draw => {
                     let side = &mut self.sides[self.active as usize];
@@ -1307,7 +1526,9 @@ impl State {
             && let Some(ai) = self.idx_uid(a_uid)
         {
             self.units[ai].at = Sq(to);
-            self.after_arrival(ai, opts);
+            if self.duel.is_none() {
+                self.after_arrival(ai, opts);
+            }
         }
     }
 
@@ -1359,6 +1580,11 @@ impl State {
 
     fn check_end(&mut self, opts: &LythariaOptions) {
         if self.outcome.is_some() || self.stage == Stage::TieBreak {
+            return;
+        }
+        if self.duel.is_some() || self.chess.is_some() {
+            // Battle Duels score rounds (see `finish_round`); Normal Chess
+            // ends by checkmate and the chess draws.
             return;
         }
         if opts.mode == Mode::PawnWars {
@@ -1463,6 +1689,7 @@ impl State {
                     None => return,
                 }
             }
+            Source::Hidden { .. } => return,
         };
         let to_nether = |s: &mut Self| {
             if let Some((c, _)) = spell {
@@ -1476,7 +1703,7 @@ impl State {
         // The troops affected.
         let source_unit = match &e.source {
             Source::Ability { uid, .. } => self.idx_uid(*uid).map(|i| self.units[i].clone()),
-            Source::Spell(_) => None,
+            Source::Spell(_) | Source::Hidden { .. } => None,
         };
         let targets: Vec<u32> = match target_kind {
             Target::None | Target::Spell => Vec::new(),
@@ -1647,6 +1874,445 @@ impl State {
     }
 }
 
+// ---------------------------------------------------------------- Battle Duels
+
+impl State {
+    fn duel_side(&self, p: u8) -> Option<&DuelSide> {
+        self.duel.as_ref().and_then(|d| d.sides.get(p as usize))
+    }
+
+    /// The troops a player may still pick: their army less the picks so far.
+    pub fn pick_options(&self, p: u8) -> Vec<CardId> {
+        let Some(d) = self.duel_side(p) else {
+            return Vec::new();
+        };
+        let mut pool = self.sides[p as usize].army.clone();
+        for c in &d.picks {
+            if let Some(i) = pool.iter().position(|x| x == c) {
+                pool.remove(i);
+            }
+        }
+        pool.sort();
+        pool.dedup();
+        pool
+    }
+
+    /// The troops a player may send into this round: picks not yet played.
+    pub fn choose_options(&self, p: u8) -> Vec<CardId> {
+        let mut left = self
+            .duel_side(p)
+            .map(|d| d.left.clone())
+            .unwrap_or_default();
+        left.sort();
+        left.dedup();
+        left
+    }
+
+    /// The sudden-death lot of the seat to draw: each distinct troop of
+    /// their seven with how many of the seven it is.
+    pub fn lot_outcomes(&self) -> Vec<(CardId, u32)> {
+        let Some(d) = self.duel_side(self.active) else {
+            return Vec::new();
+        };
+        let mut picks = d.picks.clone();
+        picks.sort();
+        let mut out: Vec<(CardId, u32)> = Vec::new();
+        for c in picks {
+            match out.last_mut() {
+                Some((x, n)) if *x == c => *n += 1,
+                _ => out.push((c, 1)),
+            }
+        }
+        out
+    }
+
+    fn duel_pick(&mut self, c: CardId, opts: &LythariaOptions) {
+        let p = self.active;
+        let first = self.first;
+        let Some(d) = self.duel.as_mut() else { return };
+        let side = &mut d.sides[p as usize];
+        side.picks.push(c);
+        side.left.push(c);
+        if side.picks.len() >= DUEL_PICKS {
+            if p == first {
+                self.active = 1 - p;
+                self.priority = 1 - p;
+            } else {
+                self.start_round(1, opts);
+            }
+        }
+    }
+
+    /// A new round: full mana and a full hand for both, then the troops.
+    fn start_round(&mut self, round: u32, _opts: &LythariaOptions) {
+        let attacker = if round % 2 == 1 {
+            self.first
+        } else {
+            1 - self.first
+        };
+        if let Some(d) = self.duel.as_mut() {
+            d.round = round;
+            d.turns = 0;
+            d.attacker = attacker;
+        }
+        for side in &mut self.sides {
+            side.mana = MANA_MAX;
+            while side.hand.len() < HAND_LIMIT {
+                let Some(c) = side.deck.pop() else { break };
+                side.hand.push(c);
+            }
+            side.harnessed = false;
+            side.spell_pool = 0;
+            side.forge_pool = 0;
+            side.forge_uid = None;
+            side.hold = false;
+        }
+        self.moved = None;
+        self.attacked = false;
+        self.stack.clear();
+        self.resolving = false;
+        self.promoting = None;
+        self.active = attacker;
+        self.priority = attacker;
+        self.stage = if round > DUEL_ROUNDS {
+            Stage::Lot
+        } else {
+            Stage::Choose
+        };
+    }
+
+    /// A player's troop for the round (chosen, or drawn by the lot).
+    fn duel_choose(&mut self, c: CardId, opts: &LythariaOptions) {
+        let p = self.active;
+        let lot = self.stage == Stage::Lot;
+        let Some(d) = self.duel.as_mut() else { return };
+        let attacker = d.attacker;
+        let side = &mut d.sides[p as usize];
+        if !lot && let Some(i) = side.left.iter().position(|x| *x == c) {
+            side.left.remove(i);
+        }
+        side.choice = Some(c);
+        if p == attacker {
+            self.active = 1 - p;
+            self.priority = 1 - p;
+        } else {
+            self.deploy(opts);
+        }
+    }
+
+    /// Both troops are shown and stand face to face; the attacker's turn.
+    fn deploy(&mut self, opts: &LythariaOptions) {
+        let Some(d) = self.duel.as_mut() else { return };
+        let sudden = d.round > DUEL_ROUNDS;
+        let attacker = d.attacker;
+        let mut chosen = [None, None];
+        for (p, side) in d.sides.iter_mut().enumerate() {
+            let c = side.choice.take();
+            if let Some(c) = c {
+                if !sudden {
+                    side.played.push(c);
+                }
+                side.fighting = Some(c);
+            }
+            chosen[p] = c;
+        }
+        for (p, c) in chosen.into_iter().enumerate() {
+            let Some(c) = c else { continue };
+            let p = p as u8;
+            let at = if p == self.first {
+                DUEL_SQUARES[0]
+            } else {
+                DUEL_SQUARES[1]
+            };
+            let uid = self.next_uid;
+            self.next_uid += 1;
+            self.units.push(Unit {
+                at: Sq(at),
+                owner: p,
+                card: c,
+                copy: None,
+                uid,
+                face_up: true,
+                damage: 0,
+                equipment: Vec::new(),
+                mods: Vec::new(),
+                used: 0,
+                attacked: false,
+            });
+        }
+        self.begin_turn(attacker, opts);
+    }
+
+    fn duel_end_turn(&mut self, opts: &LythariaOptions) {
+        let Some(d) = self.duel.as_mut() else { return };
+        d.turns += 1;
+        if d.turns >= DUEL_ROUND_TURNS {
+            self.finish_round(opts);
+        } else {
+            let next = 1 - self.active;
+            self.begin_turn(next, opts);
+        }
+    }
+
+    /// Whether a Battle Duel round just ended with a troop's death (once
+    /// every spell in flight has resolved).
+    fn duel_round_over(&self) -> bool {
+        self.duel.is_some()
+            && matches!(self.stage, Stage::Effects | Stage::Main | Stage::Draw)
+            && self.stack.is_empty()
+            && (0..2u8).any(|p| !self.units.iter().any(|u| u.owner == p))
+    }
+
+    /// Scores the round, clears the battlefield and starts the next round or
+    /// ends the match.
+    fn finish_round(&mut self, opts: &LythariaOptions) {
+        let alive = |p: u8| self.units.iter().any(|u| u.owner == p);
+        let (a0, a1) = (alive(0), alive(1));
+        let Some(d) = self.duel.as_mut() else { return };
+        let power = |c: Option<CardId>| c.map_or(0, |c| troop_of(c).power);
+        let result = match (a0, a1) {
+            (true, false) => Some(0u8),
+            (false, true) => Some(1),
+            (false, false) => {
+                // "the player with the lower power score troop wins the round"
+                let (p0, p1) = (power(d.sides[0].fighting), power(d.sides[1].fighting));
+                match p0.cmp(&p1) {
+                    std::cmp::Ordering::Less => Some(0),
+                    std::cmp::Ordering::Greater => Some(1),
+                    std::cmp::Ordering::Equal => None,
+                }
+            }
+            (true, true) => None,
+        };
+        d.results.push(result.unwrap_or(2));
+        for side in &mut d.sides {
+            side.fighting = None;
+        }
+        let round = d.round;
+        // The battlefield is cleared: survivors leave, equipment and every
+        // enchantment go to their owners' nethers.
+        for u in std::mem::take(&mut self.units) {
+            self.sides[u.owner as usize]
+                .nether
+                .extend(u.equipment.iter().copied());
+        }
+        for side in &mut self.sides {
+            let gone: Vec<CardId> = side.enchants.drain(..).map(|e| e.card).collect();
+            side.nether.extend(gone);
+        }
+        self.stack.clear();
+        self.resolving = false;
+        if let Some(w) = result {
+            self.sides[w as usize].points += 1;
+        }
+        let (w0, w1) = (self.sides[0].points, self.sides[1].points);
+        let win = |w: u8| Some(Outcome::win(Team(w), EndReason::Points));
+        if w0 >= DUEL_WINS || w1 >= DUEL_WINS {
+            self.outcome = win(if w0 > w1 { 0 } else { 1 });
+        } else if round > DUEL_ROUNDS {
+            // Sudden death: the first round won takes the match.
+            match result {
+                Some(w) => self.outcome = win(w),
+                None => self.start_round(round + 1, opts),
+            }
+        } else if round == DUEL_ROUNDS && w0 != w1 {
+            self.outcome = win(if w0 > w1 { 0 } else { 1 });
+        } else {
+            self.start_round(round + 1, opts);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- Normal Chess
+
+fn chess_role(r: Role) -> tabula_chess::Role {
+    match r {
+        Role::King => tabula_chess::Role::King,
+        Role::Queen => tabula_chess::Role::Queen,
+        Role::Rook => tabula_chess::Role::Rook,
+        Role::Knight => tabula_chess::Role::Knight,
+        Role::Bishop => tabula_chess::Role::Bishop,
+        Role::Pawn => tabula_chess::Role::Pawn,
+    }
+}
+
+impl State {
+    /// The chess position of a Normal Chess game: the troops' roles, the
+    /// side to move, and the rest of the FEN from [`ChessPlay`].
+    pub fn chess_position(&self) -> tabula_chess::Position {
+        let mut setup = tabula_chess::Setup::empty();
+        for u in &self.units {
+            setup.board.set_piece_at(
+                u.at.0,
+                tabula_chess::Piece::new(self.color(u.owner), chess_role(u.troop().role)),
+            );
+        }
+        setup.turn = self.color(self.active);
+        if let Some(c) = &self.chess {
+            setup.castling = tabula_chess::CastlingRights::from_fen(&c.castling)
+                .unwrap_or(tabula_chess::CastlingRights::NONE);
+            setup.ep_square = c.ep.map(|s| s.0);
+            setup.halfmove_clock = c.halfmove;
+            setup.fullmove_number = c.fullmove;
+        }
+        tabula_chess::Position::from_setup_unchecked(setup)
+    }
+
+    /// Every chess move as an action: captures (en passant too) with `x`,
+    /// castling as the King's two-square step; the promotion piece is chosen
+    /// afterwards with `promote <card>`.
+    fn chess_actions(&self, out: &mut Vec<Action>) {
+        let pos = self.chess_position();
+        pos.for_each_legal_move(|m| {
+            let (from, to) = (Sq(m.from()), Sq(m.to()));
+            let capture =
+                m.is_en_passant() || (!m.is_castle() && pos.board().piece_at(m.to()).is_some());
+            let a = if capture {
+                Action::Attack(from, to)
+            } else {
+                Action::Move(from, to)
+            };
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        });
+    }
+
+    fn chess_find(
+        &self,
+        from: Square,
+        to: Square,
+        role: Option<Role>,
+    ) -> Option<tabula_chess::Move> {
+        let pos = self.chess_position();
+        let want = role.map(chess_role);
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && (want.is_none() || m.promotion() == want))
+    }
+
+    fn chess_move(&mut self, from: Sq, to: Sq, opts: &LythariaOptions) {
+        let Some(m) = self.chess_find(from.0, to.0, None) else {
+            return;
+        };
+        if m.is_promotion() {
+            if let Some(c) = self.chess.as_mut() {
+                c.pending = Some([from, to]);
+            }
+            self.promoting = self.unit_at(from.0).map(|u| u.uid);
+            self.stage = Stage::Promote;
+            return;
+        }
+        self.chess_apply(m, None, opts);
+    }
+
+    fn chess_promote(&mut self, card: CardId, opts: &LythariaOptions) {
+        let Some([from, to]) = self.chess.as_ref().and_then(|c| c.pending) else {
+            return;
+        };
+        let role = troop_of(card).role;
+        if let Some(m) = self.chess_find(from.0, to.0, Some(role)) {
+            self.chess_apply(m, Some(card), opts);
+        }
+    }
+
+    /// Removes the troop on a square as captured.
+    fn capture_at(&mut self, sq: Square) {
+        if let Some(i) = self.idx_at(sq) {
+            let u = self.units.remove(i);
+            let owner = u.owner as usize;
+            self.sides[1 - owner].kills += u.troop().power;
+            self.sides[owner].crypt.push(u.card);
+            self.sides[owner].nether.extend(u.equipment.iter().copied());
+        }
+    }
+
+    fn relocate(&mut self, from: Square, to: Square) -> Option<usize> {
+        let i = self.idx_at(from)?;
+        self.units[i].at = Sq(to);
+        Some(i)
+    }
+
+    /// Plays a legal chess move: the troops follow the pieces, the FEN
+    /// fields are updated, and the turn passes.
+    fn chess_apply(
+        &mut self,
+        m: tabula_chess::Move,
+        promotion: Option<CardId>,
+        opts: &LythariaOptions,
+    ) {
+        let mut pos = self.chess_position();
+        pos.play_unchecked(m);
+        let mover = self.active;
+        match m {
+            tabula_chess::Move::Castle { king, rook } => {
+                let side = tabula_chess::CastlingSide::from_squares(king, rook);
+                let color = self.color(mover);
+                let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
+                let k = self.idx_at(king);
+                let r = self.idx_at(rook);
+                if let Some(k) = k {
+                    self.units[k].at = Sq(king_to);
+                }
+                if let Some(r) = r {
+                    self.units[r].at = Sq(rook_to);
+                }
+            }
+            tabula_chess::Move::EnPassant { from, to } => {
+                self.capture_at(Square::from_coords(to.file(), from.rank()));
+                self.relocate(from, to);
+            }
+            tabula_chess::Move::Normal { from, to, .. } => {
+                self.capture_at(to);
+                if let Some(i) = self.relocate(from, to)
+                    && let Some(c) = promotion
+                {
+                    let u = &mut self.units[i];
+                    u.copy = Some(c);
+                    u.face_up = true;
+                }
+            }
+        }
+        if let Some(c) = self.chess.as_mut() {
+            c.castling = pos.castling_rights().to_string();
+            c.ep = pos.ep_square().map(Sq);
+            c.halfmove = pos.halfmove_clock();
+            c.fullmove = pos.fullmove_number();
+            c.pending = None;
+        }
+        self.promoting = None;
+        self.begin_turn(1 - mover, opts);
+    }
+
+    /// At the start of a Normal Chess turn: record the position and end the
+    /// game by checkmate, stalemate, dead position, threefold repetition or
+    /// the fifty-move rule (as in `tabula-chess` with automatic draws).
+    fn chess_turn_start(&mut self) {
+        let pos = self.chess_position();
+        let hash = pos.hash() as i64;
+        let Some(c) = self.chess.as_mut() else { return };
+        c.history.push(hash);
+        let repeats = c.history.iter().filter(|h| **h == hash).count();
+        self.outcome = if !pos.has_legal_moves() {
+            Some(if pos.is_check() {
+                let winner = 1 - self.active;
+                Outcome::win(Team(winner), EndReason::Checkmate)
+            } else {
+                Outcome::draw(EndReason::Stalemate)
+            })
+        } else if pos.is_insufficient_material() {
+            Some(Outcome::draw(EndReason::InsufficientMaterial))
+        } else if repeats >= 3 {
+            Some(Outcome::draw(EndReason::Repetition))
+        } else if pos.halfmove_clock() >= 100 {
+            Some(Outcome::draw(EndReason::NoProgress))
+        } else {
+            None
+        };
+    }
+}
+
 /// The effects of a stack entry's source.
 pub fn entry_effects(e: &Entry) -> &'static [Effect] {
     match &e.source {
@@ -1655,6 +2321,7 @@ pub fn entry_effects(e: &Entry) -> &'static [Effect] {
             .abilities
             .get(*index as usize)
             .map_or(&[], |a| &a.effects),
+        Source::Hidden { .. } => &[],
     }
 }
 

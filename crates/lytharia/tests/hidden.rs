@@ -4,15 +4,19 @@
 mod common;
 
 use common::{DECKS, options, random_step};
-use tabula_core::{Game, GameRng, Player, Seed, Viewer};
+use tabula_core::{Game, GameRng, Options, Player, Seed, Viewer};
 use tabula_lytharia::{Action, Lytharia};
 
 #[test]
 fn views_and_legal_actions_do_not_depend_on_what_the_viewer_cannot_see() {
     let mut changed = 0;
     let mut checked = 0;
-    for seed in 0..12u64 {
-        let opts = options(DECKS[seed as usize % 4], DECKS[(seed as usize + 2) % 4]);
+    for seed in 0..18u64 {
+        let mut opts = options(DECKS[seed as usize % 4], DECKS[(seed as usize + 2) % 4]);
+        // Full games, then Battle Duels (hidden picks and choices), then
+        // Normal Chess with face-down troops.
+        opts.set("mode", ["full", "duel", "chess"][seed as usize / 6])
+            .unwrap();
         let mut rng = GameRng::from_seed(Seed(seed));
         let mut det_rng = GameRng::from_seed(Seed(seed + 99));
         let mut g = Lytharia::new(&opts);

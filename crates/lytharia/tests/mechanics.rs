@@ -297,6 +297,20 @@ fn after_moving_only_the_moved_troop_attacks_and_only_once() {
 }
 
 #[test]
+fn a_troop_held_up_by_an_aura_dies_when_a_move_takes_the_aura_away() {
+    let mut g = blank();
+    g.edit(|st| st.units.retain(|u| u.at != sq("a1")));
+    put(&mut g, 0, "thane-orvik", "d1");
+    let m = put(&mut g, 0, "stoneborn-militia", "e2");
+    g.edit(|st| st.units.iter_mut().find(|u| u.uid == m).unwrap().damage = 5);
+    assert_eq!(stats_at(&g, "e2").def, 6, "5 Def + 1 from Orvik");
+    act(&mut g, "d1-c1");
+    assert!(unit(&g, "e2").is_none(), "5 damage against 5 Def");
+    assert!(g.state().sides[0].crypt.contains(&id("stoneborn-militia")));
+    assert_eq!(g.state().sides[1].kills, 4);
+}
+
+#[test]
 fn pawns_promote_to_a_copy_of_a_friendly_non_king_losing_damage_and_equipment() {
     let mut g = blank();
     let p = put(&mut g, 0, "stoneborn-militia", "e7");

@@ -29,11 +29,14 @@ fn random_games_with_every_pairing_end_without_panic() {
     eprintln!("{ends:?}");
 }
 
-/// Also checks that every action played reads back from its text.
+/// Also checks that every action played reads back from its text (the
+/// canonical form and the readable notation), in every mode.
 #[test]
 fn state_text_round_trips_every_ply() {
-    for seed in 0..6 {
-        let opts = options(common::DECKS[seed % 4], common::DECKS[(seed + 1) % 4]);
+    for seed in 0..12 {
+        let mut opts = options(common::DECKS[seed % 4], common::DECKS[(seed + 1) % 4]);
+        opts.set("mode", ["full", "duel", "chess", "pawn-wars"][seed / 3])
+            .unwrap();
         play(&opts, 1000 + seed as u64, true, |g, a| {
             let text = a.to_string();
             assert_eq!(&text.parse::<Action>().unwrap(), a, "{text}");
@@ -55,4 +58,53 @@ fn pawn_wars_games_end() {
         let g = play(&opts, 5000 + seed as u64, seed % 3 == 0, |_, _| {});
         assert!(g.to_act().outcome().is_some());
     }
+}
+
+/// Battle Duels: 16 pairings x 15 games, every fourth with checked `apply`.
+#[test]
+fn duel_games_end_without_panic() {
+    let mut ends = std::collections::BTreeMap::new();
+    let mut seed = 20_000;
+    for a in DECKS {
+        for b in DECKS {
+            let mut opts = options(a, b);
+            opts.set("mode", "duel").unwrap();
+            for _ in 0..15 {
+                seed += 1;
+                let g = play(&opts, seed, seed % 4 == 0, |_, _| {});
+                let ToAct::Over { outcome } = g.to_act() else {
+                    panic!("not over")
+                };
+                let wins: Vec<i32> = g.state().sides.iter().map(|s| s.points).collect();
+                let sudden = g.state().duel.as_ref().is_some_and(|d| d.round > 7);
+                let how = if sudden { " after sudden death" } else { "" };
+                *ends.entry(format!("{outcome} {wins:?}{how}")).or_insert(0) += 1;
+            }
+        }
+    }
+    eprintln!("{ends:?}");
+}
+
+/// Normal Chess: 16 pairings x 10 games (face up and face down).
+#[test]
+fn chess_games_end_without_panic() {
+    let mut ends = std::collections::BTreeMap::new();
+    let mut seed = 30_000;
+    for a in DECKS {
+        for b in DECKS {
+            let mut opts = options(a, b);
+            opts.set("mode", "chess").unwrap();
+            for k in 0..10 {
+                seed += 1;
+                opts.set("face-down", if k % 2 == 0 { "on" } else { "off" })
+                    .unwrap();
+                let g = play(&opts, seed, seed % 4 == 0, |_, _| {});
+                let ToAct::Over { outcome } = g.to_act() else {
+                    panic!("not over")
+                };
+                *ends.entry(format!("{outcome}")).or_insert(0) += 1;
+            }
+        }
+    }
+    eprintln!("{ends:?}");
 }

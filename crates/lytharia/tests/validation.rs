@@ -28,6 +28,16 @@ fn card_errors_name_the_file_the_card_and_the_field() {
     assert!(e.contains("field 'id'"), "{e}");
     let e = load_err(&format!("troop = [{{ {TROOP} }}, {{ {TROOP} }}]"));
     assert!(e.contains("already used"), "{e}");
+    // Names are unique too (the readable notation names cards).
+    let e = load_err(&format!(
+        "troop = [{{ {TROOP} }}, {{ {} }}]",
+        TROOP.replace("id = \"t\"", "id = \"u\"")
+    ));
+    assert!(e.contains("'u'") && e.contains("field 'name'"), "{e}");
+    let e = load_err(&format!(
+        "troop = [{{ {TROOP}, abilities = [{{ name = \"A\", phase = \"main\", target = \"self\", effects = [{{ op = \"heal\", amount = 1 }}] }}, {{ name = \"a\", phase = \"main\", target = \"self\", effects = [{{ op = \"heal\", amount = 2 }}] }}] }}]"
+    ));
+    assert!(e.contains("abilities[1].name"), "{e}");
     let e = load_err(&format!(
         "troop = [{{ {TROOP}, abilities = [{{ name = \"A\", phase = \"main\", target = \"enemy\", effects = [{{ op = \"att\", amount = 2 }}] }}] }}]"
     ));

@@ -136,3 +136,60 @@ pub fn is_legal(g: &Lytharia, text: &str) -> bool {
 pub fn unit<'a>(g: &'a Lytharia, at: &str) -> Option<&'a Unit> {
     g.state().unit_at(sq(at).0)
 }
+
+/// The current stats of the troop on a square.
+pub fn stats_at(g: &Lytharia, at: &str) -> tabula_lytharia::state::Stats {
+    let u = unit(g, at).unwrap_or_else(|| panic!("no troop on {at}"));
+    g.state().stats(u)
+}
+
+/// Sets a field of the troop on a square.
+pub fn edit_unit(g: &mut Lytharia, at: &str, f: impl FnOnce(&mut Unit)) {
+    let at = sq(at);
+    g.edit(|st| {
+        let u = st
+            .units
+            .iter_mut()
+            .find(|u| u.at == at)
+            .unwrap_or_else(|| panic!("no troop on {at}"));
+        f(u);
+    });
+}
+
+/// Plays the rest of the current turn with the plainest choices (pass,
+/// end the effects phase, keep, a King step, end) until the next turn starts.
+pub fn next_turn(g: &mut Lytharia) {
+    let start = g.state().turn;
+    for _ in 0..64 {
+        if g.state().turn != start || g.to_act().outcome().is_some() {
+            return;
+        }
+        if g.to_act() == ToAct::Chance {
+            act(g, "d6 1");
+            continue;
+        }
+        let l = legal(g);
+        let st = g.state();
+        let pick = if !st.stack.is_empty() {
+            "pass".to_owned()
+        } else if st.stage == Stage::Effects || l.iter().any(|a| a == "end") {
+            "end".to_owned()
+        } else if st.stage == Stage::Draw {
+            "keep".to_owned()
+        } else {
+            let p = st.active;
+            let king = st
+                .units
+                .iter()
+                .find(|u| u.owner == p && u.troop().role == tabula_lytharia::cards::Role::King)
+                .map(|u| format!("{}-", u.at));
+            l.iter()
+                .find(|a| king.as_ref().is_some_and(|k| a.starts_with(k.as_str())))
+                .or_else(|| l.iter().find(|a| a.contains('-')))
+                .cloned()
+                .unwrap_or_else(|| panic!("no way to finish the turn: {l:?}"))
+        };
+        act(g, &pick);
+    }
+    panic!("the turn did not end");
+}
