@@ -52,7 +52,7 @@ fn state_text_round_trips_every_ply() {
 
 #[test]
 fn pawn_wars_games_end() {
-    for seed in 0..400 {
+    for seed in 0..1000 {
         let mut opts = options(common::DECKS[seed % 4], common::DECKS[(seed / 4) % 4]);
         opts.set("mode", "pawn-wars").unwrap();
         let g = play(&opts, 5000 + seed as u64, seed % 3 == 0, |_, _| {});
@@ -60,7 +60,7 @@ fn pawn_wars_games_end() {
     }
 }
 
-/// Battle Duels: 16 pairings x 15 games, every fourth with checked `apply`.
+/// Battle Duels: 16 pairings x 63 games (1,008), every fourth with checked `apply`.
 #[test]
 fn duel_games_end_without_panic() {
     let mut ends = std::collections::BTreeMap::new();
@@ -69,7 +69,7 @@ fn duel_games_end_without_panic() {
         for b in DECKS {
             let mut opts = options(a, b);
             opts.set("mode", "duel").unwrap();
-            for _ in 0..15 {
+            for _ in 0..63 {
                 seed += 1;
                 let g = play(&opts, seed, seed % 4 == 0, |_, _| {});
                 let ToAct::Over { outcome } = g.to_act() else {
@@ -85,7 +85,7 @@ fn duel_games_end_without_panic() {
     eprintln!("{ends:?}");
 }
 
-/// Normal Chess: 16 pairings x 10 games (face up and face down).
+/// Normal Chess: 16 pairings x 63 games (1,008; face up and face down).
 #[test]
 fn chess_games_end_without_panic() {
     let mut ends = std::collections::BTreeMap::new();
@@ -94,7 +94,7 @@ fn chess_games_end_without_panic() {
         for b in DECKS {
             let mut opts = options(a, b);
             opts.set("mode", "chess").unwrap();
-            for k in 0..10 {
+            for k in 0..63 {
                 seed += 1;
                 opts.set("face-down", if k % 2 == 0 { "on" } else { "off" })
                     .unwrap();
