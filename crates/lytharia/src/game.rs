@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use tabula_core::{
-    ChanceModel, Game, GameId, GameRng, Outcome, Player, Probability, Seating, ToAct, Viewer,
+    ChanceModel, Game, GameId, GameRng, Outcome, Player, Probability, Seating, Team, ToAct, Viewer,
 };
 use thiserror::Error;
 
@@ -485,6 +485,11 @@ impl Game for Lytharia {
     /// move or attack (`KN g1-f3`, `R d4xd5`), the ability's name when the
     /// troop is face up (`use d4 Soul Lash @d6`). Chance outcomes and the
     /// rest read as the canonical text. `parse_action` reads both.
+    fn team_name(&self, team: Team) -> String {
+        // Each player is a team of one.
+        self.player_name(Player(team.0))
+    }
+
     fn action_notation_for(&self, action: &Action, viewer: Viewer) -> String {
         self.notation_for(action, viewer)
     }
