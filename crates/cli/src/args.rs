@@ -1,5 +1,7 @@
 //! Command-line arguments.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tabula_core::GameId;
 
@@ -94,6 +96,53 @@ pub enum Command {
         /// Seed for the computer player and for chance, so the game can be replayed.
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// Game records: replay a record file, import it into the database, export a stored game.
+    Record {
+        /// What to do with records.
+        #[command(subcommand)]
+        command: RecordCommand,
+    },
+}
+
+/// The `record` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum RecordCommand {
+    /// Check a record and print the position at a ply (default: the end).
+    Replay {
+        /// The record file (`-` for stdin).
+        file: PathBuf,
+        /// The ply to stop at: 0 is the start, 1 after the first action.
+        #[arg(long)]
+        ply: Option<usize>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate every action of a record and store it; prints the new game id.
+    Import {
+        /// The record file (`-` for stdin).
+        file: PathBuf,
+        /// The database file (created if missing).
+        #[arg(long, default_value = "tabula.db", value_name = "PATH")]
+        db: PathBuf,
+    },
+    /// Print a stored game's record.
+    Export {
+        /// The game id, as `import` or `list` print it.
+        id: i64,
+        /// The database file.
+        #[arg(long, default_value = "tabula.db", value_name = "PATH")]
+        db: PathBuf,
+        /// Only what this seat (1, 2...) saw: hidden cards and shuffles left out.
+        #[arg(long, value_name = "SEAT")]
+        viewer: Option<u8>,
+    },
+    /// List the stored games: id, game, actions, result.
+    List {
+        /// The database file.
+        #[arg(long, default_value = "tabula.db", value_name = "PATH")]
+        db: PathBuf,
     },
 }
 

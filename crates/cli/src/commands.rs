@@ -119,6 +119,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             let g = load(&game, position.as_deref())?;
             crate::play::run(g, &computer, seed)
         }
+        Command::Record { command } => crate::record::run(command, out),
     }
 }
 

@@ -6,6 +6,7 @@
 mod args;
 mod commands;
 mod play;
+mod record;
 mod render;
 
 use std::io::Write;

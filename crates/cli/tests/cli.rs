@@ -389,3 +389,104 @@ fn lytharia_plays_without_showing_hidden_cards_and_lists_its_cards() {
     assert!(text.contains("Player 2 plays place a Pawn"), "{text}");
     assert!(!text.contains("plays place deepdark"), "{text}");
 }
+
+/// A scratch directory for record files and databases.
+fn record_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const FOOLS_MATE: &str = "[Event \"Paris\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+
+#[test]
+fn record_replay_prints_the_position_at_any_ply() {
+    let dir = record_dir("replay");
+    let file = dir.join("mate.pgn");
+    std::fs::write(&file, FOOLS_MATE).unwrap();
+    let f = file.to_str().unwrap();
+    let o = tabula(&["record", "replay", f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\nBlack wins by checkmate\n"
+    );
+    let o = tabula(&["record", "replay", f, "--ply", "0"]);
+    assert_eq!(stdout(&o), format!("{START}\n"));
+    let o = tabula(&["record", "replay", f, "--ply", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["plies"], 4);
+    assert!(v["outcome"].is_null());
+    let o = tabula_with_input(&["record", "replay", "-"], FOOLS_MATE);
+    assert!(stdout(&o).ends_with("Black wins by checkmate\n"));
+    assert_bad_input(
+        &tabula(&["record", "replay", f, "--ply", "5"]),
+        "past the end",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn record_import_export_and_list_through_a_database() {
+    let dir = record_dir("import");
+    let file = dir.join("mate.pgn");
+    std::fs::write(&file, FOOLS_MATE).unwrap();
+    let db = dir.join("t.db");
+    let (f, d) = (file.to_str().unwrap(), db.to_str().unwrap());
+    let o = tabula(&["record", "import", f, "--db", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1\n");
+    let o = tabula(&["record", "list", "--db", d]);
+    assert_eq!(stdout(&o), "1 chess 4 team 2 wins by checkmate\n");
+    let o = tabula(&["record", "export", "1", "--db", d]);
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("[Event \"Paris\"]\n[Site \"tabula\"]\n"),
+        "{text}"
+    );
+    assert!(text.contains("[Reason \"checkmate\"]"), "{text}");
+    assert!(text.ends_with("\n1. f3 e5 2. g4 Qh4# 0-1\n"), "{text}");
+    // The export imports again, as game 2.
+    let o = tabula_with_input(&["record", "import", "-", "--db", d], &text);
+    assert_eq!(stdout(&o), "2\n", "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn record_errors_are_one_line_naming_line_and_ply() {
+    let dir = record_dir("errors");
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "[Result \"*\"]\n\n1. e4 e5\n2. Ke3 *\n").unwrap();
+    let db = dir.join("t.db");
+    let (b, d) = (bad.to_str().unwrap(), db.to_str().unwrap());
+    assert_bad_input(
+        &tabula(&["record", "replay", b]),
+        "line 4: ply 3: illegal action 'Ke3'",
+    );
+    assert_bad_input(&tabula(&["record", "import", b, "--db", d]), "ply 3");
+    let trunc = dir.join("trunc.pgn");
+    std::fs::write(&trunc, "[Game \"epoch\"]\n[Site \"x").unwrap();
+    assert_bad_input(
+        &tabula(&["record", "replay", trunc.to_str().unwrap()]),
+        "truncated",
+    );
+    let unknown = dir.join("go.pgn");
+    std::fs::write(&unknown, "[Game \"go\"]\n*\n").unwrap();
+    assert_bad_input(
+        &tabula(&["record", "replay", unknown.to_str().unwrap()]),
+        "unknown game 'go'",
+    );
+    assert_bad_input(&tabula(&["record", "export", "7", "--db", d]), "no game 7");
+    let nowhere = dir.join("none.db");
+    assert_bad_input(
+        &tabula(&["record", "export", "1", "--db", nowhere.to_str().unwrap()]),
+        "no database at",
+    );
+    assert_bad_input(
+        &tabula(&["record", "replay", "/no/such/file.pgn"]),
+        "cannot read",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

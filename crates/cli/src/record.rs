@@ -1,0 +1,96 @@
+//! `tabula record`: replay, import, export and list game records.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+use tabula_core::Player;
+use tabula_store::{GameKey, Record, SqliteStore, Store, import_record};
+
+use crate::args::RecordCommand;
+
+/// Runs one `record` subcommand.
+pub fn run(command: RecordCommand, out: &mut impl Write) -> Result<()> {
+    match command {
+        RecordCommand::Replay { file, ply, json } => {
+            let record =
+                Record::parse(&read(&file)?).with_context(|| file.display().to_string())?;
+            let plies = record.actions.len();
+            let game = match ply {
+                None => record.replay(),
+                Some(ply) => record.replay_to(ply),
+            }
+            .with_context(|| file.display().to_string())?;
+            let ply = ply.unwrap_or(plies);
+            if json {
+                let outcome = game.outcome().map(|o| {
+                    json!({ "winner": o.winner, "reason": o.reason,
+                            "description": game.describe_outcome(&o) })
+                });
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "game": game.id(), "ply": ply, "plies": plies,
+                            "position": game.to_text(), "outcome": outcome })
+                )?;
+            } else {
+                writeln!(out, "{}", game.to_text())?;
+                if let Some(outcome) = game.outcome() {
+                    writeln!(out, "{}", game.describe_outcome(&outcome))?;
+                }
+            }
+            Ok(())
+        }
+        RecordCommand::Import { file, db } => {
+            let record =
+                Record::parse(&read(&file)?).with_context(|| file.display().to_string())?;
+            let store = open(&db, true)?;
+            let key = import_record(&store, &record).with_context(|| file.display().to_string())?;
+            writeln!(out, "{key}")?;
+            Ok(())
+        }
+        RecordCommand::Export { id, db, viewer } => {
+            let store = open(&db, false)?;
+            let game = store.load_game(GameKey(id))?;
+            let record = game.record();
+            let text = match viewer {
+                None => record.write()?,
+                Some(0) => bail!("seats count from 1"),
+                Some(seat) => record.write_for(Player(seat - 1))?,
+            };
+            write!(out, "{text}")?;
+            Ok(())
+        }
+        RecordCommand::List { db } => {
+            let store = open(&db, false)?;
+            for g in store.list_games()? {
+                let result = match g.result {
+                    Some(o) => o.to_string(),
+                    None => "*".to_owned(),
+                };
+                writeln!(out, "{} {} {} {}", g.key, g.game, g.plies, result)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn read(file: &Path) -> Result<String> {
+    if file.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading stdin")?;
+        return Ok(text);
+    }
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", file.display()))
+}
+
+fn open(db: &Path, create: bool) -> Result<SqliteStore> {
+    if !create && !db.exists() {
+        bail!("no database at {}", db.display());
+    }
+    Ok(SqliteStore::open(db)?)
+}

@@ -1,0 +1,406 @@
+//! The PostgreSQL backend (cargo feature `postgres`): the same tables and
+//! the same optimistic append as SQLite, for several server instances
+//! sharing one database.
+
+use std::sync::{Mutex, MutexGuard};
+
+use postgres::{Client, NoTls, Transaction};
+use tabula_core::{EndReason, GameId, Outcome, Team};
+
+use crate::store::{GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
+
+/// The schema, one migration per entry (entry `i` takes version `i` to
+/// `i + 1`), recorded in `tabula_schema`.
+const MIGRATIONS: &[&str] = &[
+    // 1: games, seats, actions, results.
+    "CREATE TABLE games (
+        id         BIGSERIAL PRIMARY KEY,
+        game       TEXT      NOT NULL,
+        options    TEXT      NOT NULL DEFAULT '[]',
+        seed       TEXT,
+        start      TEXT,
+        date       TEXT,
+        tags       TEXT      NOT NULL DEFAULT '[]',
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        next_ply   BIGINT    NOT NULL DEFAULT 0
+     );
+     CREATE TABLE seats (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seat    INTEGER NOT NULL,
+        name    TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+     );
+     CREATE TABLE actions (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        ply     BIGINT NOT NULL,
+        text    TEXT   NOT NULL,
+        PRIMARY KEY (game_id, ply)
+     );
+     CREATE TABLE results (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id),
+        winner  INTEGER,
+        reason  TEXT NOT NULL,
+        set_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+     );",
+];
+
+/// A [`Store`] in a PostgreSQL schema.
+///
+/// Durability: PostgreSQL's default `synchronous_commit = on` flushes the
+/// WAL before a commit returns, so an acknowledged append is durable.
+/// Concurrency: the append is a compare-and-set `UPDATE ... WHERE next_ply
+/// = expected` in `READ COMMITTED`; a racing writer's update waits for the
+/// winner's commit, then matches no row and reports the conflict.
+pub struct PgStore {
+    client: Mutex<Client>,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore").finish_non_exhaustive()
+    }
+}
+
+fn db(e: postgres::Error) -> StoreError {
+    StoreError::Database(e.to_string())
+}
+
+impl PgStore {
+    /// Connects (`host=... user=... password=... dbname=...` or a
+    /// `postgresql://` URL), works in `schema` (created if missing; letters,
+    /// digits and `_` only) and brings the schema up to date.
+    pub fn connect(url: &str, schema: &str) -> Result<Self, StoreError> {
+        if schema.is_empty()
+            || !schema
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Err(StoreError::Invalid(format!("bad schema name '{schema}'")));
+        }
+        let mut client = Client::connect(url, NoTls).map_err(db)?;
+        client
+            .batch_execute(&format!(
+                "CREATE SCHEMA IF NOT EXISTS {schema}; SET search_path TO {schema}"
+            ))
+            .map_err(db)?;
+        migrate(&mut client)?;
+        Ok(PgStore {
+            client: Mutex::new(client),
+        })
+    }
+
+    /// Drops `schema` and everything in it (tests, tear-down).
+    pub fn drop_schema(url: &str, schema: &str) -> Result<(), StoreError> {
+        if !schema
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Err(StoreError::Invalid(format!("bad schema name '{schema}'")));
+        }
+        let mut client = Client::connect(url, NoTls).map_err(db)?;
+        client
+            .batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+            .map_err(db)
+    }
+
+    fn client(&self) -> MutexGuard<'_, Client> {
+        self.client.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn migrate(client: &mut Client) -> Result<(), StoreError> {
+    let mut tx = client.transaction().map_err(db)?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS tabula_schema (version INTEGER NOT NULL);
+         LOCK TABLE tabula_schema IN EXCLUSIVE MODE;",
+    )
+    .map_err(db)?;
+    let version: Option<i32> = tx
+        .query_opt("SELECT version FROM tabula_schema", &[])
+        .map_err(db)?
+        .map(|r| r.get(0));
+    if version.is_none() {
+        tx.execute("INSERT INTO tabula_schema (version) VALUES (0)", &[])
+            .map_err(db)?;
+    }
+    let version = usize::try_from(version.unwrap_or(0)).unwrap_or(usize::MAX);
+    if version > MIGRATIONS.len() {
+        return Err(StoreError::Corrupt(format!(
+            "the database has schema version {version}, newer than this program's {}",
+            MIGRATIONS.len()
+        )));
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
+        tx.batch_execute(sql)
+            .map_err(|e| StoreError::Database(format!("migration {}: {e}", i + 1)))?;
+        tx.execute(
+            "UPDATE tabula_schema SET version = $1",
+            &[&((i + 1) as i32)],
+        )
+        .map_err(db)?;
+    }
+    tx.commit().map_err(db)
+}
+
+fn append_in(
+    tx: &mut Transaction<'_>,
+    game: GameKey,
+    ply: u64,
+    text: &str,
+) -> Result<(), StoreError> {
+    let expected = i64::try_from(ply).map_err(|_| StoreError::Invalid(format!("ply {ply}")))?;
+    let changed = tx
+        .execute(
+            "UPDATE games SET next_ply = next_ply + 1 WHERE id = $1 AND next_ply = $2",
+            &[&game.0, &expected],
+        )
+        .map_err(db)?;
+    if changed == 0 {
+        let actual: Option<i64> = tx
+            .query_opt("SELECT next_ply FROM games WHERE id = $1", &[&game.0])
+            .map_err(db)?
+            .map(|r| r.get(0));
+        return Err(match actual {
+            None => StoreError::NotFound(game),
+            Some(actual) => StoreError::Conflict {
+                game,
+                expected: ply,
+                actual: u64::try_from(actual).unwrap_or(0),
+            },
+        });
+    }
+    tx.execute(
+        "INSERT INTO actions (game_id, ply, text) VALUES ($1, $2, $3)",
+        &[&game.0, &expected, &text],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+fn reason_text(reason: EndReason) -> String {
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| reason.to_string())
+}
+
+fn outcome_from(winner: Option<i32>, reason: &str) -> Result<Outcome, StoreError> {
+    let reason: EndReason = serde_json::from_value(serde_json::Value::String(reason.to_owned()))
+        .map_err(|_| StoreError::Corrupt(format!("unknown end reason '{reason}'")))?;
+    let winner = match winner {
+        None => None,
+        Some(w) => {
+            Some(Team(u8::try_from(w).map_err(|_| {
+                StoreError::Corrupt(format!("winner team {w}"))
+            })?))
+        }
+    };
+    Ok(Outcome { winner, reason })
+}
+
+fn game_from(text: &str) -> Result<GameId, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Corrupt(format!("unknown game '{text}'")))
+}
+
+impl Store for PgStore {
+    fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
+        let game = new
+            .game
+            .ok_or_else(|| StoreError::Invalid("a new game needs a game id".to_owned()))?;
+        let options =
+            serde_json::to_string(&new.options).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let tags =
+            serde_json::to_string(&new.tags).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(db)?;
+        let row = tx
+            .query_one(
+                "INSERT INTO games (game, options, seed, start, date, tags)
+                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                &[
+                    &game.as_str(),
+                    &options,
+                    &new.seed.map(|s| s.to_string()),
+                    &new.start,
+                    &new.date,
+                    &tags,
+                ],
+            )
+            .map_err(db)?;
+        let key = GameKey(row.get(0));
+        for (seat, name) in new.players.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO seats (game_id, seat, name) VALUES ($1, $2, $3)",
+                &[&key.0, &(seat as i32), name],
+            )
+            .map_err(db)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(key)
+    }
+
+    fn append_action(
+        &self,
+        game: GameKey,
+        expected_ply: u64,
+        action: &str,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(db)?;
+        append_in(&mut tx, game, expected_ply, action)?;
+        tx.commit().map_err(db)
+    }
+
+    fn load_game(&self, game: GameKey) -> Result<StoredGame, StoreError> {
+        let mut client = self.client();
+        let mut tx = client
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(db)?;
+        let Some(row) = tx
+            .query_opt(
+                "SELECT game, options, seed, start, date, tags, next_ply FROM games WHERE id = $1",
+                &[&game.0],
+            )
+            .map_err(db)?
+        else {
+            return Err(StoreError::NotFound(game));
+        };
+        let id: String = row.get(0);
+        let options: String = row.get(1);
+        let seed: Option<String> = row.get(2);
+        let start: Option<String> = row.get(3);
+        let date: Option<String> = row.get(4);
+        let tags: String = row.get(5);
+        let next_ply: i64 = row.get(6);
+        let options: Vec<(String, String)> = serde_json::from_str(&options)
+            .map_err(|e| StoreError::Corrupt(format!("game {game} options: {e}")))?;
+        let tags: Vec<(String, String)> = serde_json::from_str(&tags)
+            .map_err(|e| StoreError::Corrupt(format!("game {game} tags: {e}")))?;
+        let seed = match seed {
+            None => None,
+            Some(s) => Some(
+                s.parse::<u64>()
+                    .map_err(|_| StoreError::Corrupt(format!("game {game} seed '{s}'")))?,
+            ),
+        };
+        let mut players = Vec::new();
+        for row in tx
+            .query(
+                "SELECT seat, name FROM seats WHERE game_id = $1 ORDER BY seat",
+                &[&game.0],
+            )
+            .map_err(db)?
+        {
+            let seat: i32 = row.get(0);
+            let seat =
+                usize::try_from(seat).map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?;
+            if players.len() <= seat {
+                players.resize(seat + 1, "?".to_owned());
+            }
+            players[seat] = row.get(1);
+        }
+        let mut actions: Vec<String> = Vec::new();
+        for row in tx
+            .query(
+                "SELECT ply, text FROM actions WHERE game_id = $1 ORDER BY ply",
+                &[&game.0],
+            )
+            .map_err(db)?
+        {
+            let ply: i64 = row.get(0);
+            if ply != actions.len() as i64 {
+                return Err(StoreError::Corrupt(format!(
+                    "game {game}: ply {} is missing",
+                    actions.len()
+                )));
+            }
+            actions.push(row.get(1));
+        }
+        if actions.len() as i64 != next_ply {
+            return Err(StoreError::Corrupt(format!(
+                "game {game}: {} actions stored but next ply is {next_ply}",
+                actions.len()
+            )));
+        }
+        let result = match tx
+            .query_opt(
+                "SELECT winner, reason FROM results WHERE game_id = $1",
+                &[&game.0],
+            )
+            .map_err(db)?
+        {
+            None => None,
+            Some(row) => Some(outcome_from(row.get(0), row.get(1))?),
+        };
+        tx.commit().map_err(db)?;
+        Ok(StoredGame {
+            key: game,
+            header: NewGame {
+                game: Some(game_from(&id)?),
+                options,
+                seed,
+                players,
+                start,
+                date,
+                tags,
+            },
+            actions,
+            result,
+        })
+    }
+
+    fn list_games(&self) -> Result<Vec<GameSummary>, StoreError> {
+        let mut client = self.client();
+        let rows = client
+            .query(
+                "SELECT g.id, g.game, g.next_ply, r.winner, r.reason
+                 FROM games g LEFT JOIN results r ON r.game_id = g.id ORDER BY g.id",
+                &[],
+            )
+            .map_err(db)?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let game: String = row.get(1);
+            let plies: i64 = row.get(2);
+            let reason: Option<String> = row.get(4);
+            out.push(GameSummary {
+                key: GameKey(row.get(0)),
+                game: game_from(&game)?,
+                plies: u64::try_from(plies).unwrap_or(0),
+                result: match reason {
+                    None => None,
+                    Some(reason) => Some(outcome_from(row.get(3), &reason)?),
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(db)?;
+        if tx
+            .query_opt("SELECT id FROM games WHERE id = $1", &[&game.0])
+            .map_err(db)?
+            .is_none()
+        {
+            return Err(StoreError::NotFound(game));
+        }
+        tx.execute(
+            "INSERT INTO results (game_id, winner, reason) VALUES ($1, $2, $3)
+             ON CONFLICT (game_id) DO UPDATE SET winner = excluded.winner,
+                reason = excluded.reason, set_at = excluded.set_at",
+            &[
+                &game.0,
+                &outcome.winner.map(|t| i32::from(t.0)),
+                &reason_text(outcome.reason),
+            ],
+        )
+        .map_err(db)?;
+        tx.commit().map_err(db)
+    }
+}

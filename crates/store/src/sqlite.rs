@@ -1,0 +1,478 @@
+//! The SQLite backend: bundled SQLite through rusqlite, WAL journal,
+//! `synchronous=FULL`, schema migrations by `PRAGMA user_version`.
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use tabula_core::{EndReason, GameId, Outcome, Team};
+
+use crate::store::{GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
+
+/// The schema, one migration per entry: entry `i` takes the database from
+/// `user_version` `i` to `i + 1`. Never edit a released entry; append one.
+const MIGRATIONS: &[&str] = &[
+    // 1: games, seats, actions, results.
+    "CREATE TABLE games (
+        id         INTEGER PRIMARY KEY,
+        game       TEXT    NOT NULL,
+        options    TEXT    NOT NULL DEFAULT '[]',
+        seed       TEXT,
+        start      TEXT,
+        date       TEXT,
+        tags       TEXT    NOT NULL DEFAULT '[]',
+        created_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        next_ply   INTEGER NOT NULL DEFAULT 0
+     );
+     CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat    INTEGER NOT NULL,
+        name    TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+     ) WITHOUT ROWID;
+     CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply     INTEGER NOT NULL,
+        text    TEXT    NOT NULL,
+        PRIMARY KEY (game_id, ply)
+     ) WITHOUT ROWID;
+     CREATE TABLE results (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        winner  INTEGER,
+        reason  TEXT    NOT NULL,
+        set_at  TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+     );",
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
+
+/// A [`Store`] in one SQLite file (or in memory, for tests).
+///
+/// Durability: the journal is WAL with `synchronous=FULL`, so a commit is
+/// fsynced to the WAL before the call returns: an acknowledged append
+/// survives a killed process and a power cut. (`NORMAL` would survive a
+/// killed process but could lose the last commits on power loss.)
+///
+/// Several `SqliteStore`s (threads, processes) may open the same file;
+/// writers take SQLite's write lock in turn (`BEGIN IMMEDIATE`, waiting up to
+/// 10 s when busy).
+#[derive(Debug)]
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+fn db(e: rusqlite::Error) -> StoreError {
+    StoreError::Database(e.to_string())
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and brings its
+    /// schema up to date.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
+        let path = path.as_ref();
+        let conn = Connection::open(path)
+            .map_err(|e| StoreError::Database(format!("{}: {e}", path.display())))?;
+        Self::setup(conn, true)
+    }
+
+    /// A private database in memory (tests).
+    pub fn open_in_memory() -> Result<Self, StoreError> {
+        Self::setup(Connection::open_in_memory().map_err(db)?, false)
+    }
+
+    fn setup(mut conn: Connection, wal: bool) -> Result<Self, StoreError> {
+        conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
+        if wal {
+            let mode: String = conn
+                .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
+                .map_err(db)?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(StoreError::Database(format!(
+                    "could not switch to WAL journal (got '{mode}')"
+                )));
+            }
+        }
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(db)?;
+        conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
+        migrate(&mut conn)?;
+        Ok(SqliteStore {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a transaction half
+        // done (rusqlite rolls back on drop), so a poisoned lock is usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The schema version of the open database.
+    pub fn schema_version(&self) -> Result<usize, StoreError> {
+        let v: i64 = self
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(db)?;
+        Ok(usize::try_from(v).unwrap_or(0))
+    }
+
+    /// Appends many actions in one transaction (group commit: one fsync for
+    /// the batch). Each append is checked like [`Store::append_action`];
+    /// the results say which succeeded, and only those are written.
+    pub fn append_batch(
+        &self,
+        batch: &[(GameKey, u64, &str)],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let mut conn = self.conn();
+        let mut tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let mut results = Vec::with_capacity(batch.len());
+        for &(game, ply, text) in batch {
+            // A savepoint per append: a failed one leaves no trace.
+            let sp = tx.savepoint().map_err(db)?;
+            let result = append_in(&sp, game, ply, text);
+            if result.is_ok() {
+                sp.commit().map_err(db)?;
+            }
+            results.push(result);
+        }
+        tx.commit().map_err(db)?;
+        Ok(results)
+    }
+}
+
+/// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(db)?;
+    let version: i64 = tx
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(db)?;
+    let version = usize::try_from(version).unwrap_or(usize::MAX);
+    if version > MIGRATIONS.len() {
+        return Err(StoreError::Corrupt(format!(
+            "the database has schema version {version}, newer than this program's {}",
+            MIGRATIONS.len()
+        )));
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
+        tx.execute_batch(sql)
+            .map_err(|e| StoreError::Database(format!("migration {}: {e}", i + 1)))?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)
+            .map_err(db)?;
+    }
+    tx.commit().map_err(db)
+}
+
+fn append_in(tx: &Connection, game: GameKey, ply: u64, text: &str) -> Result<(), StoreError> {
+    let expected = i64::try_from(ply).map_err(|_| StoreError::Invalid(format!("ply {ply}")))?;
+    // Compare-and-set on the game's next ply: the optimistic version check.
+    let changed = tx
+        .execute(
+            "UPDATE games SET next_ply = next_ply + 1 WHERE id = ?1 AND next_ply = ?2",
+            params![game.0, expected],
+        )
+        .map_err(db)?;
+    if changed == 0 {
+        let actual: Option<i64> = tx
+            .query_row(
+                "SELECT next_ply FROM games WHERE id = ?1",
+                params![game.0],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)?;
+        return Err(match actual {
+            None => StoreError::NotFound(game),
+            Some(actual) => StoreError::Conflict {
+                game,
+                expected: ply,
+                actual: u64::try_from(actual).unwrap_or(0),
+            },
+        });
+    }
+    tx.execute(
+        "INSERT INTO actions (game_id, ply, text) VALUES (?1, ?2, ?3)",
+        params![game.0, expected, text],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+fn reason_text(reason: EndReason) -> String {
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| reason.to_string())
+}
+
+fn outcome_from(winner: Option<i64>, reason: &str) -> Result<Outcome, StoreError> {
+    let reason: EndReason = serde_json::from_value(serde_json::Value::String(reason.to_owned()))
+        .map_err(|_| StoreError::Corrupt(format!("unknown end reason '{reason}'")))?;
+    let winner = match winner {
+        None => None,
+        Some(w) => {
+            Some(Team(u8::try_from(w).map_err(|_| {
+                StoreError::Corrupt(format!("winner team {w}"))
+            })?))
+        }
+    };
+    Ok(Outcome { winner, reason })
+}
+
+fn game_from(text: &str) -> Result<GameId, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Corrupt(format!("unknown game '{text}'")))
+}
+
+impl Store for SqliteStore {
+    fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
+        let game = new
+            .game
+            .ok_or_else(|| StoreError::Invalid("a new game needs a game id".to_owned()))?;
+        let options =
+            serde_json::to_string(&new.options).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let tags =
+            serde_json::to_string(&new.tags).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        tx.execute(
+            "INSERT INTO games (game, options, seed, start, date, tags)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                game.as_str(),
+                options,
+                new.seed.map(|s| s.to_string()),
+                new.start,
+                new.date,
+                tags
+            ],
+        )
+        .map_err(db)?;
+        let key = GameKey(tx.last_insert_rowid());
+        for (seat, name) in new.players.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO seats (game_id, seat, name) VALUES (?1, ?2, ?3)",
+                params![key.0, seat as i64, name],
+            )
+            .map_err(db)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(key)
+    }
+
+    fn append_action(
+        &self,
+        game: GameKey,
+        expected_ply: u64,
+        action: &str,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        append_in(&tx, game, expected_ply, action)?;
+        tx.commit().map_err(db)
+    }
+
+    fn load_game(&self, game: GameKey) -> Result<StoredGame, StoreError> {
+        let mut conn = self.conn();
+        // One read transaction: a consistent snapshot of header and actions.
+        let tx = conn.transaction().map_err(db)?;
+        type Row = (
+            String,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            i64,
+        );
+        let row: Option<Row> = tx
+            .query_row(
+                "SELECT game, options, seed, start, date, next_ply FROM games WHERE id = ?1",
+                params![game.0],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
+                },
+            )
+            .optional()
+            .map_err(db)?;
+        let Some((id, options, seed, start, date, next_ply)) = row else {
+            return Err(StoreError::NotFound(game));
+        };
+        let options: Vec<(String, String)> = serde_json::from_str(&options)
+            .map_err(|e| StoreError::Corrupt(format!("game {game} options: {e}")))?;
+        let tags: String = tx
+            .query_row(
+                "SELECT tags FROM games WHERE id = ?1",
+                params![game.0],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        let tags: Vec<(String, String)> = serde_json::from_str(&tags)
+            .map_err(|e| StoreError::Corrupt(format!("game {game} tags: {e}")))?;
+        let seed = match seed {
+            None => None,
+            Some(s) => Some(
+                s.parse::<u64>()
+                    .map_err(|_| StoreError::Corrupt(format!("game {game} seed '{s}'")))?,
+            ),
+        };
+        let mut players = Vec::new();
+        {
+            let mut stmt = tx
+                .prepare("SELECT seat, name FROM seats WHERE game_id = ?1 ORDER BY seat")
+                .map_err(db)?;
+            let rows = stmt
+                .query_map(params![game.0], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                })
+                .map_err(db)?;
+            for row in rows {
+                let (seat, name) = row.map_err(db)?;
+                let seat = usize::try_from(seat)
+                    .map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?;
+                if players.len() <= seat {
+                    players.resize(seat + 1, "?".to_owned());
+                }
+                players[seat] = name;
+            }
+        }
+        let mut actions = Vec::new();
+        {
+            let mut stmt = tx
+                .prepare("SELECT ply, text FROM actions WHERE game_id = ?1 ORDER BY ply")
+                .map_err(db)?;
+            let rows = stmt
+                .query_map(params![game.0], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                })
+                .map_err(db)?;
+            for row in rows {
+                let (ply, text) = row.map_err(db)?;
+                if ply != actions.len() as i64 {
+                    return Err(StoreError::Corrupt(format!(
+                        "game {game}: ply {} is missing",
+                        actions.len()
+                    )));
+                }
+                actions.push(text);
+            }
+        }
+        if actions.len() as i64 != next_ply {
+            return Err(StoreError::Corrupt(format!(
+                "game {game}: {} actions stored but next ply is {next_ply}",
+                actions.len()
+            )));
+        }
+        let result: Option<(Option<i64>, String)> = tx
+            .query_row(
+                "SELECT winner, reason FROM results WHERE game_id = ?1",
+                params![game.0],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(db)?;
+        let result = match result {
+            None => None,
+            Some((w, reason)) => Some(outcome_from(w, &reason)?),
+        };
+        tx.finish().map_err(db)?;
+        Ok(StoredGame {
+            key: game,
+            header: NewGame {
+                game: Some(game_from(&id)?),
+                options,
+                seed,
+                players,
+                start,
+                date,
+                tags,
+            },
+            actions,
+            result,
+        })
+    }
+
+    fn list_games(&self) -> Result<Vec<GameSummary>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT g.id, g.game, g.next_ply, r.winner, r.reason
+                 FROM games g LEFT JOIN results r ON r.game_id = g.id ORDER BY g.id",
+            )
+            .map_err(db)?;
+        type Row = (i64, String, i64, Option<i64>, Option<String>);
+        let rows = stmt
+            .query_map([], |r| -> rusqlite::Result<Row> {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .map_err(db)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, game, plies, winner, reason) = row.map_err(db)?;
+            out.push(GameSummary {
+                key: GameKey(id),
+                game: game_from(&game)?,
+                plies: u64::try_from(plies).unwrap_or(0),
+                result: match reason {
+                    None => None,
+                    Some(reason) => Some(outcome_from(winner, &reason)?),
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let exists: Option<i64> = tx
+            .query_row("SELECT id FROM games WHERE id = ?1", params![game.0], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(db)?;
+        if exists.is_none() {
+            return Err(StoreError::NotFound(game));
+        }
+        tx.execute(
+            "INSERT INTO results (game_id, winner, reason) VALUES (?1, ?2, ?3)
+             ON CONFLICT (game_id) DO UPDATE SET winner = excluded.winner,
+                reason = excluded.reason, set_at = excluded.set_at",
+            params![
+                game.0,
+                outcome.winner.map(|t| i64::from(t.0)),
+                reason_text(outcome.reason)
+            ],
+        )
+        .map_err(db)?;
+        tx.commit().map_err(db)
+    }
+}
+
+impl SqliteStore {
+    /// Sets `PRAGMA user_version` directly, so tests can simulate a database
+    /// written by a newer build. Not for production use.
+    #[doc(hidden)]
+    pub fn set_user_version_for_tests(&self, version: i64) -> Result<(), StoreError> {
+        self.conn()
+            .pragma_update(None, "user_version", version)
+            .map_err(db)
+    }
+}

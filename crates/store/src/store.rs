@@ -1,0 +1,170 @@
+//! The storage trait every backend implements.
+
+use serde::{Deserialize, Serialize};
+use tabula_core::{GameId, Outcome, Seed};
+use thiserror::Error;
+
+use crate::record::{Record, RecordResult, RecordedAction};
+
+/// A stored game's id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GameKey(pub i64);
+
+impl std::fmt::Display for GameKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// What a new game is created with.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct NewGame {
+    /// The game.
+    pub game: Option<GameId>,
+    /// Options differing from the default, as `(key, value)` text.
+    pub options: Vec<(String, String)>,
+    /// The seed of the chance stream, if chance is drawn from one.
+    pub seed: Option<u64>,
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// A start position text, if not the game's initial position.
+    pub start: Option<String>,
+    /// The date, `YYYY.MM.DD`.
+    pub date: Option<String>,
+    /// Other record tags (Event, Site, Round, ECO...), kept for export.
+    pub tags: Vec<(String, String)>,
+}
+
+impl NewGame {
+    /// A game of `game` with default options and nothing else set.
+    pub fn of(game: GameId) -> Self {
+        NewGame {
+            game: Some(game),
+            ..NewGame::default()
+        }
+    }
+
+    /// The header of a record, without its actions.
+    pub fn from_record(record: &Record) -> Self {
+        NewGame {
+            game: Some(record.game),
+            options: record.options.clone(),
+            seed: record.seed.map(|s| s.0),
+            players: record.players.clone(),
+            start: record.start.clone(),
+            date: record.date.clone(),
+            tags: record.tags.clone(),
+        }
+    }
+}
+
+/// One line of [`Store::list_games`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The id.
+    pub key: GameKey,
+    /// The game.
+    pub game: GameId,
+    /// How many actions are stored (the next ply to append).
+    pub plies: u64,
+    /// The result, once set.
+    pub result: Option<Outcome>,
+}
+
+/// A game as stored: its header, every action, its result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The id.
+    pub key: GameKey,
+    /// The header it was created with.
+    pub header: NewGame,
+    /// The actions in order, as appended (ply 0 first).
+    pub actions: Vec<String>,
+    /// The result, once set.
+    pub result: Option<Outcome>,
+}
+
+impl StoredGame {
+    /// The game's record (actions as stored; [`Record::write`] renders them
+    /// in the game's notation).
+    pub fn record(&self) -> Record {
+        let game = self.header.game.unwrap_or(GameId::Chess);
+        let mut record = Record::new(game, self.header.options.clone());
+        record.seed = self.header.seed.map(Seed);
+        record.players = self.header.players.clone();
+        record.start = self.header.start.clone();
+        record.date = self.header.date.clone();
+        record.result = self.result.map(RecordResult::from);
+        record.actions = self.actions.iter().map(RecordedAction::new).collect();
+        record.tags = self.header.tags.clone();
+        if record.tag("Event").is_none() {
+            record.set_tag("Event", &format!("tabula game {}", self.key));
+        }
+        if record.tag("Site").is_none() {
+            record.set_tag("Site", "tabula");
+        }
+        record
+    }
+}
+
+/// Why a storage call failed.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// Another writer appended this ply first (optimistic versioning): reload
+    /// and retry on the new state, or give up.
+    #[error(
+        "conflict on game {game}: expected to append ply {expected}, but the game has {actual} actions"
+    )]
+    Conflict {
+        /// The game.
+        game: GameKey,
+        /// The ply the caller expected to write.
+        expected: u64,
+        /// The number of actions actually stored.
+        actual: u64,
+    },
+    /// No game has this id.
+    #[error("no game {0} in the store")]
+    NotFound(GameKey),
+    /// The request itself is wrong (no game id, a bad header).
+    #[error("invalid request: {0}")]
+    Invalid(String),
+    /// The stored data cannot be read back (a corrupt row, a future schema).
+    #[error("corrupt store: {0}")]
+    Corrupt(String),
+    /// The database failed (I/O, locking, SQL).
+    #[error("database error: {0}")]
+    Database(String),
+}
+
+/// Durable game storage. Every method is one transaction; a method that
+/// returns `Ok` has made its change durable.
+///
+/// Actions are appended with the ply the caller expects to write (the number
+/// of actions it has seen): if another writer got there first the append
+/// fails with [`StoreError::Conflict`] and nothing is written, so two server
+/// instances can never interleave moves in one game.
+///
+/// Actions are stored as given: callers validate them (through `AnyGame`)
+/// before appending, and store the canonical form or the game's notation.
+pub trait Store {
+    /// Creates a game and returns its id.
+    fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError>;
+
+    /// Appends `action` as ply `expected_ply` (0 for the first action).
+    fn append_action(
+        &self,
+        game: GameKey,
+        expected_ply: u64,
+        action: &str,
+    ) -> Result<(), StoreError>;
+
+    /// Loads a game with all its actions.
+    fn load_game(&self, game: GameKey) -> Result<StoredGame, StoreError>;
+
+    /// Every game, oldest first.
+    fn list_games(&self) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Sets (or replaces) a game's result.
+    fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError>;
+}

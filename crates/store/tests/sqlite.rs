@@ -1,0 +1,145 @@
+//! The SQLite store: the Store contract, migrations, the append race.
+
+mod common;
+
+use std::sync::Arc;
+
+use tabula_core::GameId;
+use tabula_store::{GameKey, NewGame, SCHEMA_VERSION, SqliteStore, Store, StoreError};
+
+use common::{contract, random_game, scratch_dir};
+
+#[test]
+fn games_are_created_appended_loaded_listed_and_finished() {
+    contract::games_are_created_appended_loaded_listed_and_finished(
+        &SqliteStore::open_in_memory().unwrap(),
+    );
+}
+
+#[test]
+fn bad_requests_are_typed_errors() {
+    contract::bad_requests_are_typed_errors(&SqliteStore::open_in_memory().unwrap());
+}
+
+#[test]
+fn racing_writers_on_the_same_ply_one_wins_one_conflicts() {
+    let dir = scratch_dir("race");
+    let path = dir.join("race.db");
+    contract::racing_writers_on_the_same_ply_one_wins_one_conflicts(
+        &SqliteStore::open(&path).unwrap(),
+        Arc::new(SqliteStore::open(&path).unwrap()),
+        Arc::new(SqliteStore::open(&path).unwrap()),
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn migrations_run_once_and_a_newer_schema_is_refused() {
+    let dir = scratch_dir("migrate");
+    let path = dir.join("t.db");
+    {
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        store.create_game(&NewGame::of(GameId::Epoch)).unwrap();
+    }
+    {
+        // Reopening keeps the data and does not migrate again.
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(store.list_games().unwrap().len(), 1);
+    }
+    mark_as_written_by_a_newer_build(&path);
+    match SqliteStore::open(&path) {
+        Err(StoreError::Corrupt(m)) => assert!(m.contains("newer than this program"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Marks the database as written by a future version, through the store's
+/// own SQLite (the test has no second SQLite binding).
+fn mark_as_written_by_a_newer_build(path: &std::path::Path) {
+    let store = SqliteStore::open(path).unwrap();
+    store
+        .set_user_version_for_tests((SCHEMA_VERSION + 1) as i64)
+        .unwrap();
+}
+
+#[test]
+fn a_batch_is_one_commit_and_checks_each_append() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let g1 = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+    let g2 = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+    let results = store
+        .append_batch(&[
+            (g1, 0, "e2e4"),
+            (g2, 0, "d2d4"),
+            (g1, 0, "c2c4"),
+            (g1, 1, "e7e5"),
+        ])
+        .unwrap();
+    assert!(results[0].is_ok() && results[1].is_ok() && results[3].is_ok());
+    assert!(matches!(results[2], Err(StoreError::Conflict { .. })));
+    assert_eq!(store.load_game(g1).unwrap().actions, ["e2e4", "e7e5"]);
+    assert_eq!(store.load_game(g2).unwrap().actions, ["d2d4"]);
+}
+
+#[test]
+fn group_commit_keeps_every_append_and_still_detects_conflicts() {
+    use tabula_store::GroupCommitter;
+    let dir = scratch_dir("group");
+    let path = dir.join("group.db");
+    let store = Arc::new(GroupCommitter::start(SqliteStore::open(&path).unwrap(), 64).unwrap());
+    let keys: Vec<GameKey> = (0..16)
+        .map(|_| store.create_game(&NewGame::of(GameId::Chess)).unwrap())
+        .collect();
+    let (moves, _) = random_game(GameId::Chess, &[], 3, 30);
+    let handles: Vec<_> = keys
+        .iter()
+        .flat_map(|key| {
+            // Two writers per game race for every ply.
+            (0..2).map(|_| {
+                let (store, key, moves) = (store.clone(), *key, moves.clone());
+                std::thread::spawn(move || {
+                    let (mut wins, mut conflicts) = (0, 0);
+                    let mut ply = 0u64;
+                    while (ply as usize) < moves.len() {
+                        match store.append_action(key, ply, &moves[ply as usize]) {
+                            Ok(()) => {
+                                wins += 1;
+                                ply += 1;
+                            }
+                            Err(StoreError::Conflict { actual, .. }) => {
+                                conflicts += 1;
+                                ply = actual;
+                            }
+                            Err(e) => panic!("{e}"),
+                        }
+                    }
+                    (wins, conflicts)
+                })
+            })
+        })
+        .collect();
+    let mut wins = 0;
+    for h in handles {
+        wins += h.join().unwrap().0;
+    }
+    // Every ply of every game written exactly once, in order.
+    assert_eq!(wins, keys.len() * moves.len());
+    for key in &keys {
+        assert_eq!(store.load_game(*key).unwrap().actions, moves);
+    }
+    drop(store);
+    // Durable: a fresh connection sees it all.
+    let reopened = SqliteStore::open(&path).unwrap();
+    assert_eq!(reopened.list_games().unwrap().len(), keys.len());
+    assert!(
+        reopened
+            .list_games()
+            .unwrap()
+            .iter()
+            .all(|g| g.plies == moves.len() as u64)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
