@@ -5,9 +5,12 @@
 use std::sync::{Mutex, MutexGuard};
 
 use postgres::{Client, NoTls, Transaction};
-use tabula_core::{EndReason, GameId, Outcome, Team};
+use tabula_core::Outcome;
 
-use crate::store::{GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
+use crate::store::{
+    GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, game_from, outcome_from,
+    reason_text,
+};
 
 /// The schema, one migration per entry (entry `i` takes version `i` to
 /// `i + 1`), recorded in `tabula_schema`.
@@ -177,41 +180,9 @@ fn append_in(
     Ok(())
 }
 
-fn reason_text(reason: EndReason) -> String {
-    serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_else(|| reason.to_string())
-}
-
-fn outcome_from(winner: Option<i32>, reason: &str) -> Result<Outcome, StoreError> {
-    let reason: EndReason = serde_json::from_value(serde_json::Value::String(reason.to_owned()))
-        .map_err(|_| StoreError::Corrupt(format!("unknown end reason '{reason}'")))?;
-    let winner = match winner {
-        None => None,
-        Some(w) => {
-            Some(Team(u8::try_from(w).map_err(|_| {
-                StoreError::Corrupt(format!("winner team {w}"))
-            })?))
-        }
-    };
-    Ok(Outcome { winner, reason })
-}
-
-fn game_from(text: &str) -> Result<GameId, StoreError> {
-    text.parse()
-        .map_err(|_| StoreError::Corrupt(format!("unknown game '{text}'")))
-}
-
 impl Store for PgStore {
     fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
-        let game = new
-            .game
-            .ok_or_else(|| StoreError::Invalid("a new game needs a game id".to_owned()))?;
-        let options =
-            serde_json::to_string(&new.options).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        let tags =
-            serde_json::to_string(&new.tags).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let (game, options, tags) = new.columns()?;
         let mut client = self.client();
         let mut tx = client.transaction().map_err(db)?;
         let row = tx
@@ -334,7 +305,10 @@ impl Store for PgStore {
             .map_err(db)?
         {
             None => None,
-            Some(row) => Some(outcome_from(row.get(0), row.get(1))?),
+            Some(row) => Some(outcome_from(
+                row.get::<_, Option<i32>>(0).map(i64::from),
+                row.get(1),
+            )?),
         };
         tx.commit().map_err(db)?;
         Ok(StoredGame {
@@ -373,7 +347,10 @@ impl Store for PgStore {
                 plies: u64::try_from(plies).unwrap_or(0),
                 result: match reason {
                     None => None,
-                    Some(reason) => Some(outcome_from(row.get(3), &reason)?),
+                    Some(reason) => Some(outcome_from(
+                        row.get::<_, Option<i32>>(3).map(i64::from),
+                        &reason,
+                    )?),
                 },
             });
         }

@@ -6,6 +6,7 @@
 //! game's notation, and [`Record::write_for`] renders one player's record of
 //! a hidden-information game.
 
+use crate::store::reason_text;
 use std::fmt::Write as _;
 
 use tabula_core::{EndReason, GameId, GameRng, Outcome, Player, Seed, Team, ToAct, Viewer};
@@ -651,13 +652,6 @@ fn parse_marker(token: &str) -> Option<Option<Option<Team>>> {
         return Some(Some(Some(Team(winners[0] as u8))));
     }
     None
-}
-
-fn reason_text(reason: EndReason) -> String {
-    serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_else(|| reason.to_string())
 }
 
 fn parse_reason(text: &str) -> Option<EndReason> {

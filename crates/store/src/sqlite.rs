@@ -6,9 +6,12 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use tabula_core::{EndReason, GameId, Outcome, Team};
+use tabula_core::Outcome;
 
-use crate::store::{GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
+use crate::store::{
+    GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, game_from, outcome_from,
+    reason_text,
+};
 
 /// The schema, one migration per entry: entry `i` takes the database from
 /// `user_version` `i` to `i + 1`. Never edit a released entry; append one.
@@ -203,41 +206,9 @@ fn append_in(tx: &Connection, game: GameKey, ply: u64, text: &str) -> Result<(),
     Ok(())
 }
 
-fn reason_text(reason: EndReason) -> String {
-    serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_else(|| reason.to_string())
-}
-
-fn outcome_from(winner: Option<i64>, reason: &str) -> Result<Outcome, StoreError> {
-    let reason: EndReason = serde_json::from_value(serde_json::Value::String(reason.to_owned()))
-        .map_err(|_| StoreError::Corrupt(format!("unknown end reason '{reason}'")))?;
-    let winner = match winner {
-        None => None,
-        Some(w) => {
-            Some(Team(u8::try_from(w).map_err(|_| {
-                StoreError::Corrupt(format!("winner team {w}"))
-            })?))
-        }
-    };
-    Ok(Outcome { winner, reason })
-}
-
-fn game_from(text: &str) -> Result<GameId, StoreError> {
-    text.parse()
-        .map_err(|_| StoreError::Corrupt(format!("unknown game '{text}'")))
-}
-
 impl Store for SqliteStore {
     fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
-        let game = new
-            .game
-            .ok_or_else(|| StoreError::Invalid("a new game needs a game id".to_owned()))?;
-        let options =
-            serde_json::to_string(&new.options).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        let tags =
-            serde_json::to_string(&new.tags).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let (game, options, tags) = new.columns()?;
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)

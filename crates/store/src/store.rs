@@ -1,7 +1,7 @@
 //! The storage trait every backend implements.
 
 use serde::{Deserialize, Serialize};
-use tabula_core::{GameId, Outcome, Seed};
+use tabula_core::{EndReason, GameId, Outcome, Seed, Team};
 use thiserror::Error;
 
 use crate::record::{Record, RecordResult, RecordedAction};
@@ -167,4 +167,47 @@ pub trait Store {
 
     /// Sets (or replaces) a game's result.
     fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError>;
+}
+
+impl NewGame {
+    /// The game id and the JSON of the options and tags, as both backends
+    /// store them.
+    pub(crate) fn columns(&self) -> Result<(GameId, String, String), StoreError> {
+        let game = self
+            .game
+            .ok_or_else(|| StoreError::Invalid("a new game needs a game id".to_owned()))?;
+        let json = |pairs: &Vec<(String, String)>| {
+            serde_json::to_string(pairs).map_err(|e| StoreError::Invalid(e.to_string()))
+        };
+        Ok((game, json(&self.options)?, json(&self.tags)?))
+    }
+}
+
+/// An end reason as stored and written in records: its kebab-case name.
+pub(crate) fn reason_text(reason: EndReason) -> String {
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| reason.to_string())
+}
+
+/// A stored outcome, checked.
+pub(crate) fn outcome_from(winner: Option<i64>, reason: &str) -> Result<Outcome, StoreError> {
+    let reason: EndReason = serde_json::from_value(serde_json::Value::String(reason.to_owned()))
+        .map_err(|_| StoreError::Corrupt(format!("unknown end reason '{reason}'")))?;
+    let winner = match winner {
+        None => None,
+        Some(w) => {
+            Some(Team(u8::try_from(w).map_err(|_| {
+                StoreError::Corrupt(format!("winner team {w}"))
+            })?))
+        }
+    };
+    Ok(Outcome { winner, reason })
+}
+
+/// A stored game id, checked.
+pub(crate) fn game_from(text: &str) -> Result<GameId, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Corrupt(format!("unknown game '{text}'")))
 }
