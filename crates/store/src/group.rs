@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use tabula_core::Outcome;
 
 use crate::sqlite::SqliteStore;
-use crate::store::{GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
+use crate::store::{Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
 
 type Reply = mpsc::Sender<Result<(), StoreError>>;
 
@@ -18,7 +18,8 @@ struct Request {
     reply: Reply,
 }
 
-/// A [`Store`] over a [`SqliteStore`] whose appends are group-committed: a
+/// A [`Store`] over another (a [`SqliteStore`] by default, or `PgStore`)
+/// whose appends are group-committed: a
 /// committer thread takes every append queued while the previous commit
 /// was being fsynced (up to `max_batch`) and writes them in one
 /// transaction, then answers each caller. An append still returns only
@@ -28,22 +29,22 @@ struct Request {
 /// waiting writers instead of being one fsync per action.
 ///
 /// Reads and the other calls go straight to the store.
-pub struct GroupCommitter {
-    store: Arc<SqliteStore>,
+pub struct GroupCommitter<S = SqliteStore> {
+    store: Arc<S>,
     queue: Mutex<Option<mpsc::Sender<Request>>>,
     committer: Option<JoinHandle<()>>,
 }
 
-impl std::fmt::Debug for GroupCommitter {
+impl<S> std::fmt::Debug for GroupCommitter<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupCommitter").finish_non_exhaustive()
     }
 }
 
-impl GroupCommitter {
+impl<S: Store + Send + Sync + 'static> GroupCommitter<S> {
     /// Starts the committer thread over `store`; at most `max_batch`
     /// appends go into one transaction (at least 1).
-    pub fn start(store: SqliteStore, max_batch: usize) -> Result<Self, StoreError> {
+    pub fn start(store: S, max_batch: usize) -> Result<Self, StoreError> {
         let store = Arc::new(store);
         let (tx, rx) = mpsc::channel::<Request>();
         let worker = store.clone();
@@ -59,7 +60,7 @@ impl GroupCommitter {
                             Err(_) => break,
                         }
                     }
-                    let rows: Vec<(GameKey, u64, &str)> = batch
+                    let rows: Vec<Append<'_>> = batch
                         .iter()
                         .map(|r| (r.game, r.ply, r.action.as_str()))
                         .collect();
@@ -88,12 +89,12 @@ impl GroupCommitter {
     }
 
     /// The store underneath, for reads.
-    pub fn store(&self) -> &SqliteStore {
+    pub fn store(&self) -> &S {
         &self.store
     }
 }
 
-impl Drop for GroupCommitter {
+impl<S> Drop for GroupCommitter<S> {
     fn drop(&mut self) {
         // Closing the queue ends the committer after the last batch.
         if let Ok(mut q) = self.queue.lock() {
@@ -105,7 +106,7 @@ impl Drop for GroupCommitter {
     }
 }
 
-impl Store for GroupCommitter {
+impl<S: Store + Send + Sync + 'static> Store for GroupCommitter<S> {
     fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
         self.store.create_game(new)
     }
@@ -146,5 +147,25 @@ impl Store for GroupCommitter {
 
     fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError> {
         self.store.set_result(game, outcome)
+    }
+
+    fn append_batch(
+        &self,
+        batch: &[Append<'_>],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        self.store.append_batch(batch)
+    }
+
+    fn take_back(&self, game: GameKey, expected_ply: u64, keep: u64) -> Result<(), StoreError> {
+        self.store.take_back(game, expected_ply, keep)
+    }
+
+    fn import_game(
+        &self,
+        new: &NewGame,
+        actions: &[String],
+        result: Option<&Outcome>,
+    ) -> Result<GameKey, StoreError> {
+        self.store.import_game(new, actions, result)
     }
 }

@@ -23,7 +23,7 @@ pub use group::GroupCommitter;
 pub use postgres::PgStore;
 pub use record::{Record, RecordError, RecordResult, RecordedAction};
 pub use sqlite::{SCHEMA_VERSION, SqliteStore};
-pub use store::{GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
+pub use store::{Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
 
 use tabula_core::{EndReason, Outcome};
 
@@ -45,8 +45,8 @@ pub enum ImportError {
 /// `Reason` tag is taken as a resignation (a win) or an agreed draw, the
 /// usual meaning of a bare PGN result.
 ///
-/// The import is not one transaction: a crash part-way leaves a game with
-/// fewer actions, which the next import does not reuse.
+/// The game is stored in one transaction ([`Store::import_game`]): a crash
+/// or an error part-way stores nothing.
 pub fn import_record<S: Store + ?Sized>(
     store: &S,
     record: &Record,
@@ -63,12 +63,5 @@ pub fn import_record<S: Store + ?Sized>(
             }),
         })
     });
-    let key = store.create_game(&NewGame::from_record(record))?;
-    for (ply, action) in actions.iter().enumerate() {
-        store.append_action(key, ply as u64, action)?;
-    }
-    if let Some(outcome) = outcome {
-        store.set_result(key, &outcome)?;
-    }
-    Ok(key)
+    Ok(store.import_game(&NewGame::from_record(record), &actions, outcome.as_ref())?)
 }

@@ -8,8 +8,8 @@ use postgres::{Client, NoTls, Transaction};
 use tabula_core::Outcome;
 
 use crate::store::{
-    GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, game_from, outcome_from,
-    reason_text,
+    Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, game_from, outcome_from,
+    ply_column, reason_text,
 };
 
 /// The schema, one migration per entry (entry `i` takes version `i` to
@@ -151,7 +151,7 @@ fn append_in(
     ply: u64,
     text: &str,
 ) -> Result<(), StoreError> {
-    let expected = i64::try_from(ply).map_err(|_| StoreError::Invalid(format!("ply {ply}")))?;
+    let expected = ply_column(ply)?;
     let changed = tx
         .execute(
             "UPDATE games SET next_ply = next_ply + 1 WHERE id = $1 AND next_ply = $2",
@@ -182,31 +182,9 @@ fn append_in(
 
 impl Store for PgStore {
     fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
-        let (game, options, tags) = new.columns()?;
         let mut client = self.client();
         let mut tx = client.transaction().map_err(db)?;
-        let row = tx
-            .query_one(
-                "INSERT INTO games (game, options, seed, start, date, tags)
-                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                &[
-                    &game.as_str(),
-                    &options,
-                    &new.seed.map(|s| s.to_string()),
-                    &new.start,
-                    &new.date,
-                    &tags,
-                ],
-            )
-            .map_err(db)?;
-        let key = GameKey(row.get(0));
-        for (seat, name) in new.players.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO seats (game_id, seat, name) VALUES ($1, $2, $3)",
-                &[&key.0, &(seat as i32), name],
-            )
-            .map_err(db)?;
-        }
+        let key = create_in(&mut tx, new)?;
         tx.commit().map_err(db)?;
         Ok(key)
     }
@@ -360,24 +338,155 @@ impl Store for PgStore {
     fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError> {
         let mut client = self.client();
         let mut tx = client.transaction().map_err(db)?;
-        if tx
-            .query_opt("SELECT id FROM games WHERE id = $1", &[&game.0])
+        set_result_in(&mut tx, game, outcome)?;
+        tx.commit().map_err(db)
+    }
+
+    fn append_batch(
+        &self,
+        batch: &[Append<'_>],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(db)?;
+        let mut results = Vec::with_capacity(batch.len());
+        for &(game, ply, text) in batch {
+            // A savepoint per append: a failed one leaves no trace.
+            let mut sp = tx.savepoint("append").map_err(db)?;
+            let result = append_in(&mut sp, game, ply, text);
+            if result.is_ok() {
+                sp.commit().map_err(db)?;
+            }
+            results.push(result);
+        }
+        tx.commit().map_err(db)?;
+        Ok(results)
+    }
+
+    fn take_back(&self, game: GameKey, expected_ply: u64, keep: u64) -> Result<(), StoreError> {
+        let (expected, kept) = (ply_column(expected_ply)?, ply_column(keep)?);
+        if keep > expected_ply {
+            return Err(StoreError::Invalid(format!(
+                "cannot take back to ply {keep}: game {game} is expected to have {expected_ply} actions"
+            )));
+        }
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(db)?;
+        // FOR UPDATE: a racing append waits for this transaction.
+        let Some(row) = tx
+            .query_opt(
+                "SELECT next_ply, EXISTS (SELECT 1 FROM results WHERE game_id = $1)
+                 FROM games WHERE id = $1 FOR UPDATE",
+                &[&game.0],
+            )
             .map_err(db)?
-            .is_none()
-        {
+        else {
             return Err(StoreError::NotFound(game));
+        };
+        let (actual, finished): (i64, bool) = (row.get(0), row.get(1));
+        if actual != expected {
+            return Err(StoreError::Conflict {
+                game,
+                expected: expected_ply,
+                actual: u64::try_from(actual).unwrap_or(0),
+            });
+        }
+        if finished {
+            return Err(StoreError::Invalid(format!(
+                "game {game} is finished: its actions cannot be taken back"
+            )));
         }
         tx.execute(
-            "INSERT INTO results (game_id, winner, reason) VALUES ($1, $2, $3)
-             ON CONFLICT (game_id) DO UPDATE SET winner = excluded.winner,
-                reason = excluded.reason, set_at = excluded.set_at",
-            &[
-                &game.0,
-                &outcome.winner.map(|t| i32::from(t.0)),
-                &reason_text(outcome.reason),
-            ],
+            "DELETE FROM actions WHERE game_id = $1 AND ply >= $2",
+            &[&game.0, &kept],
+        )
+        .map_err(db)?;
+        tx.execute(
+            "UPDATE games SET next_ply = $2 WHERE id = $1",
+            &[&game.0, &kept],
         )
         .map_err(db)?;
         tx.commit().map_err(db)
     }
+
+    fn import_game(
+        &self,
+        new: &NewGame,
+        actions: &[String],
+        result: Option<&Outcome>,
+    ) -> Result<GameKey, StoreError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(db)?;
+        let key = create_in(&mut tx, new)?;
+        let plies: Vec<i64> = (0..actions.len() as i64).collect();
+        // One statement for all the actions.
+        tx.execute(
+            "INSERT INTO actions (game_id, ply, text)
+             SELECT $1, p, t FROM unnest($2::BIGINT[], $3::TEXT[]) AS a(p, t)",
+            &[&key.0, &plies, &actions],
+        )
+        .map_err(db)?;
+        tx.execute(
+            "UPDATE games SET next_ply = $2 WHERE id = $1",
+            &[&key.0, &(actions.len() as i64)],
+        )
+        .map_err(db)?;
+        if let Some(outcome) = result {
+            set_result_in(&mut tx, key, outcome)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(key)
+    }
+}
+
+fn create_in(tx: &mut Transaction<'_>, new: &NewGame) -> Result<GameKey, StoreError> {
+    let (game, options, tags) = new.columns()?;
+    let row = tx
+        .query_one(
+            "INSERT INTO games (game, options, seed, start, date, tags)
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            &[
+                &game.as_str(),
+                &options,
+                &new.seed.map(|s| s.to_string()),
+                &new.start,
+                &new.date,
+                &tags,
+            ],
+        )
+        .map_err(db)?;
+    let key = GameKey(row.get(0));
+    for (seat, name) in new.players.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO seats (game_id, seat, name) VALUES ($1, $2, $3)",
+            &[&key.0, &(seat as i32), name],
+        )
+        .map_err(db)?;
+    }
+    Ok(key)
+}
+
+fn set_result_in(
+    tx: &mut Transaction<'_>,
+    game: GameKey,
+    outcome: &Outcome,
+) -> Result<(), StoreError> {
+    if tx
+        .query_opt("SELECT id FROM games WHERE id = $1", &[&game.0])
+        .map_err(db)?
+        .is_none()
+    {
+        return Err(StoreError::NotFound(game));
+    }
+    tx.execute(
+        "INSERT INTO results (game_id, winner, reason) VALUES ($1, $2, $3)
+         ON CONFLICT (game_id) DO UPDATE SET winner = excluded.winner,
+            reason = excluded.reason, set_at = excluded.set_at",
+        &[
+            &game.0,
+            &outcome.winner.map(|t| i32::from(t.0)),
+            &reason_text(outcome.reason),
+        ],
+    )
+    .map_err(db)?;
+    Ok(())
 }

@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use tabula_core::Outcome;
 
 use crate::store::{
-    GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, game_from, outcome_from,
-    reason_text,
+    Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, game_from, outcome_from,
+    ply_column, reason_text,
 };
 
 /// The schema, one migration per entry: entry `i` takes the database from
@@ -120,31 +120,6 @@ impl SqliteStore {
             .map_err(db)?;
         Ok(usize::try_from(v).unwrap_or(0))
     }
-
-    /// Appends many actions in one transaction (group commit: one fsync for
-    /// the batch). Each append is checked like [`Store::append_action`];
-    /// the results say which succeeded, and only those are written.
-    pub fn append_batch(
-        &self,
-        batch: &[(GameKey, u64, &str)],
-    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let mut conn = self.conn();
-        let mut tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(db)?;
-        let mut results = Vec::with_capacity(batch.len());
-        for &(game, ply, text) in batch {
-            // A savepoint per append: a failed one leaves no trace.
-            let sp = tx.savepoint().map_err(db)?;
-            let result = append_in(&sp, game, ply, text);
-            if result.is_ok() {
-                sp.commit().map_err(db)?;
-            }
-            results.push(result);
-        }
-        tx.commit().map_err(db)?;
-        Ok(results)
-    }
 }
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
@@ -172,7 +147,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 }
 
 fn append_in(tx: &Connection, game: GameKey, ply: u64, text: &str) -> Result<(), StoreError> {
-    let expected = i64::try_from(ply).map_err(|_| StoreError::Invalid(format!("ply {ply}")))?;
+    let expected = ply_column(ply)?;
     // Compare-and-set on the game's next ply: the optimistic version check.
     let changed = tx
         .execute(
@@ -208,32 +183,11 @@ fn append_in(tx: &Connection, game: GameKey, ply: u64, text: &str) -> Result<(),
 
 impl Store for SqliteStore {
     fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
-        let (game, options, tags) = new.columns()?;
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        tx.execute(
-            "INSERT INTO games (game, options, seed, start, date, tags)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                game.as_str(),
-                options,
-                new.seed.map(|s| s.to_string()),
-                new.start,
-                new.date,
-                tags
-            ],
-        )
-        .map_err(db)?;
-        let key = GameKey(tx.last_insert_rowid());
-        for (seat, name) in new.players.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO seats (game_id, seat, name) VALUES (?1, ?2, ?3)",
-                params![key.0, seat as i64, name],
-            )
-            .map_err(db)?;
-        }
+        let key = create_in(&tx, new)?;
         tx.commit().map_err(db)?;
         Ok(key)
     }
@@ -413,28 +367,162 @@ impl Store for SqliteStore {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        let exists: Option<i64> = tx
-            .query_row("SELECT id FROM games WHERE id = ?1", params![game.0], |r| {
-                r.get(0)
-            })
+        set_result_in(&tx, game, outcome)?;
+        tx.commit().map_err(db)
+    }
+
+    fn append_batch(
+        &self,
+        batch: &[Append<'_>],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let mut conn = self.conn();
+        let mut tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let mut results = Vec::with_capacity(batch.len());
+        for &(game, ply, text) in batch {
+            // A savepoint per append: a failed one leaves no trace.
+            let sp = tx.savepoint().map_err(db)?;
+            let result = append_in(&sp, game, ply, text);
+            if result.is_ok() {
+                sp.commit().map_err(db)?;
+            }
+            results.push(result);
+        }
+        tx.commit().map_err(db)?;
+        Ok(results)
+    }
+
+    fn take_back(&self, game: GameKey, expected_ply: u64, keep: u64) -> Result<(), StoreError> {
+        let (expected, kept) = (ply_column(expected_ply)?, ply_column(keep)?);
+        if keep > expected_ply {
+            return Err(StoreError::Invalid(format!(
+                "cannot take back to ply {keep}: game {game} is expected to have {expected_ply} actions"
+            )));
+        }
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let row: Option<(i64, bool)> = tx
+            .query_row(
+                "SELECT next_ply, EXISTS (SELECT 1 FROM results WHERE game_id = ?1)
+                 FROM games WHERE id = ?1",
+                params![game.0],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .optional()
             .map_err(db)?;
-        if exists.is_none() {
+        let Some((actual, finished)) = row else {
             return Err(StoreError::NotFound(game));
+        };
+        if actual != expected {
+            return Err(StoreError::Conflict {
+                game,
+                expected: expected_ply,
+                actual: u64::try_from(actual).unwrap_or(0),
+            });
+        }
+        if finished {
+            return Err(StoreError::Invalid(format!(
+                "game {game} is finished: its actions cannot be taken back"
+            )));
         }
         tx.execute(
-            "INSERT INTO results (game_id, winner, reason) VALUES (?1, ?2, ?3)
-             ON CONFLICT (game_id) DO UPDATE SET winner = excluded.winner,
-                reason = excluded.reason, set_at = excluded.set_at",
-            params![
-                game.0,
-                outcome.winner.map(|t| i64::from(t.0)),
-                reason_text(outcome.reason)
-            ],
+            "DELETE FROM actions WHERE game_id = ?1 AND ply >= ?2",
+            params![game.0, kept],
+        )
+        .map_err(db)?;
+        tx.execute(
+            "UPDATE games SET next_ply = ?2 WHERE id = ?1",
+            params![game.0, kept],
         )
         .map_err(db)?;
         tx.commit().map_err(db)
     }
+
+    fn import_game(
+        &self,
+        new: &NewGame,
+        actions: &[String],
+        result: Option<&Outcome>,
+    ) -> Result<GameKey, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let key = create_in(&tx, new)?;
+        {
+            let mut insert = tx
+                .prepare("INSERT INTO actions (game_id, ply, text) VALUES (?1, ?2, ?3)")
+                .map_err(db)?;
+            for (ply, text) in actions.iter().enumerate() {
+                insert
+                    .execute(params![key.0, ply_column(ply as u64)?, text])
+                    .map_err(db)?;
+            }
+        }
+        tx.execute(
+            "UPDATE games SET next_ply = ?2 WHERE id = ?1",
+            params![key.0, ply_column(actions.len() as u64)?],
+        )
+        .map_err(db)?;
+        if let Some(outcome) = result {
+            set_result_in(&tx, key, outcome)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(key)
+    }
+}
+
+fn create_in(tx: &Connection, new: &NewGame) -> Result<GameKey, StoreError> {
+    let (game, options, tags) = new.columns()?;
+    tx.execute(
+        "INSERT INTO games (game, options, seed, start, date, tags)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            game.as_str(),
+            options,
+            new.seed.map(|s| s.to_string()),
+            new.start,
+            new.date,
+            tags
+        ],
+    )
+    .map_err(db)?;
+    let key = GameKey(tx.last_insert_rowid());
+    for (seat, name) in new.players.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO seats (game_id, seat, name) VALUES (?1, ?2, ?3)",
+            params![key.0, seat as i64, name],
+        )
+        .map_err(db)?;
+    }
+    Ok(key)
+}
+
+fn set_result_in(tx: &Connection, game: GameKey, outcome: &Outcome) -> Result<(), StoreError> {
+    let exists: Option<i64> = tx
+        .query_row("SELECT id FROM games WHERE id = ?1", params![game.0], |r| {
+            r.get(0)
+        })
+        .optional()
+        .map_err(db)?;
+    if exists.is_none() {
+        return Err(StoreError::NotFound(game));
+    }
+    tx.execute(
+        "INSERT INTO results (game_id, winner, reason) VALUES (?1, ?2, ?3)
+         ON CONFLICT (game_id) DO UPDATE SET winner = excluded.winner,
+            reason = excluded.reason, set_at = excluded.set_at",
+        params![
+            game.0,
+            outcome.winner.map(|t| i64::from(t.0)),
+            reason_text(outcome.reason)
+        ],
+    )
+    .map_err(db)?;
+    Ok(())
 }
 
 impl SqliteStore {

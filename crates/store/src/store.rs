@@ -107,6 +107,10 @@ impl StoredGame {
     }
 }
 
+/// One append of a batch ([`Store::append_batch`]): the game, the ply the
+/// writer expects to write, and the action text.
+pub type Append<'a> = (GameKey, u64, &'a str);
+
 /// Why a storage call failed.
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -159,6 +163,31 @@ pub trait Store {
         action: &str,
     ) -> Result<(), StoreError>;
 
+    /// Appends many actions in one transaction (group commit: one durable
+    /// commit for the whole batch). Each append is checked on its own like
+    /// [`Store::append_action`]; the answer says, in order, which succeeded,
+    /// and only those are written. `Err` means the transaction itself
+    /// failed and nothing was written.
+    fn append_batch(&self, batch: &[Append<'_>])
+    -> Result<Vec<Result<(), StoreError>>, StoreError>;
+
+    /// Takes back the last actions of an unfinished game (an undo agreed at
+    /// the table): keeps its first `keep` actions. Versioned like an append:
+    /// the game must have exactly `expected_ply` actions, else
+    /// [`StoreError::Conflict`] and nothing changes. A finished game cannot
+    /// be taken back ([`StoreError::Invalid`]).
+    fn take_back(&self, game: GameKey, expected_ply: u64, keep: u64) -> Result<(), StoreError>;
+
+    /// Stores a whole game (an import) in one transaction: its header, its
+    /// actions from ply 0, and its result if any. Either all of it is
+    /// stored or, on any error or crash, nothing.
+    fn import_game(
+        &self,
+        new: &NewGame,
+        actions: &[String],
+        result: Option<&Outcome>,
+    ) -> Result<GameKey, StoreError>;
+
     /// Loads a game with all its actions.
     fn load_game(&self, game: GameKey) -> Result<StoredGame, StoreError>;
 
@@ -204,6 +233,11 @@ pub(crate) fn outcome_from(winner: Option<i64>, reason: &str) -> Result<Outcome,
         }
     };
     Ok(Outcome { winner, reason })
+}
+
+/// A ply as both backends store it (a signed 64-bit integer).
+pub(crate) fn ply_column(ply: u64) -> Result<i64, StoreError> {
+    i64::try_from(ply).map_err(|_| StoreError::Invalid(format!("ply {ply} is out of range")))
 }
 
 /// A stored game id, checked.

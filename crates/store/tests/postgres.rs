@@ -76,3 +76,32 @@ fn pg_migrations_run_once() {
     assert_eq!(again.list_games().unwrap().len(), 1);
     drop_schema(&url, &schema);
 }
+
+#[test]
+fn pg_a_batch_checks_each_append() {
+    let Some((url, schema)) = schema("batch") else {
+        return;
+    };
+    contract::a_batch_checks_each_append(&PgStore::connect(&url, &schema).unwrap());
+    drop_schema(&url, &schema);
+}
+
+#[test]
+fn pg_take_back_is_versioned_and_refused_after_the_end() {
+    let Some((url, schema)) = schema("takeback") else {
+        return;
+    };
+    contract::take_back_is_versioned_and_refused_after_the_end(
+        &PgStore::connect(&url, &schema).unwrap(),
+    );
+    drop_schema(&url, &schema);
+}
+
+#[test]
+fn pg_an_import_is_all_or_nothing() {
+    let Some((url, schema)) = schema("import") else {
+        return;
+    };
+    contract::an_import_is_all_or_nothing(&PgStore::connect(&url, &schema).unwrap());
+    drop_schema(&url, &schema);
+}

@@ -66,22 +66,20 @@ fn mark_as_written_by_a_newer_build(path: &std::path::Path) {
 }
 
 #[test]
-fn a_batch_is_one_commit_and_checks_each_append() {
-    let store = SqliteStore::open_in_memory().unwrap();
-    let g1 = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
-    let g2 = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
-    let results = store
-        .append_batch(&[
-            (g1, 0, "e2e4"),
-            (g2, 0, "d2d4"),
-            (g1, 0, "c2c4"),
-            (g1, 1, "e7e5"),
-        ])
-        .unwrap();
-    assert!(results[0].is_ok() && results[1].is_ok() && results[3].is_ok());
-    assert!(matches!(results[2], Err(StoreError::Conflict { .. })));
-    assert_eq!(store.load_game(g1).unwrap().actions, ["e2e4", "e7e5"]);
-    assert_eq!(store.load_game(g2).unwrap().actions, ["d2d4"]);
+fn a_batch_checks_each_append() {
+    contract::a_batch_checks_each_append(&SqliteStore::open_in_memory().unwrap());
+}
+
+#[test]
+fn take_back_is_versioned_and_refused_after_the_end() {
+    contract::take_back_is_versioned_and_refused_after_the_end(
+        &SqliteStore::open_in_memory().unwrap(),
+    );
+}
+
+#[test]
+fn an_import_is_all_or_nothing() {
+    contract::an_import_is_all_or_nothing(&SqliteStore::open_in_memory().unwrap());
 }
 
 #[test]

@@ -129,3 +129,106 @@ pub fn racing_writers_on_the_same_ply_one_wins_one_conflicts(
     }
     assert_eq!(setup.load_game(key).unwrap().actions, moves);
 }
+
+/// A batch is checked append by append: the failed ones leave no trace,
+/// the others are stored.
+pub fn a_batch_checks_each_append(store: &dyn Store) {
+    let g1 = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+    let g2 = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+    let results = store
+        .append_batch(&[
+            (g1, 0, "e2e4"),
+            (g2, 0, "d2d4"),
+            (g1, 0, "c2c4"),
+            (g1, 1, "e7e5"),
+            (GameKey(g2.0 + 100), 0, "e2e4"),
+        ])
+        .unwrap();
+    assert!(results[0].is_ok() && results[1].is_ok() && results[3].is_ok());
+    assert!(matches!(
+        results[2],
+        Err(StoreError::Conflict {
+            expected: 0,
+            actual: 1,
+            ..
+        })
+    ));
+    assert!(matches!(results[4], Err(StoreError::NotFound(_))));
+    assert_eq!(store.load_game(g1).unwrap().actions, ["e2e4", "e7e5"]);
+    assert_eq!(store.load_game(g2).unwrap().actions, ["d2d4"]);
+    assert_eq!(store.append_batch(&[]).unwrap().len(), 0);
+}
+
+/// Undo at the table: versioned like an append, refused once the game is
+/// finished, and the game goes on from the kept plies.
+pub fn take_back_is_versioned_and_refused_after_the_end(store: &dyn Store) {
+    let key = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+    for (ply, mv) in ["e2e4", "e7e5", "g1f3", "b8c6"].iter().enumerate() {
+        store.append_action(key, ply as u64, mv).unwrap();
+    }
+    // A writer that has not seen the last move cannot take back.
+    assert!(matches!(
+        store.take_back(key, 3, 1),
+        Err(StoreError::Conflict {
+            expected: 3,
+            actual: 4,
+            ..
+        })
+    ));
+    assert!(matches!(
+        store.take_back(key, 4, 5),
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(matches!(
+        store.take_back(GameKey(key.0 + 100), 0, 0),
+        Err(StoreError::NotFound(_))
+    ));
+    store.take_back(key, 4, 2).unwrap();
+    assert_eq!(store.load_game(key).unwrap().actions, ["e2e4", "e7e5"]);
+    assert_eq!(store.list_games().unwrap()[0].plies, 2);
+    // The old ply 2 is free again; appending at ply 4 is now a conflict.
+    assert!(matches!(
+        store.append_action(key, 4, "f1c4"),
+        Err(StoreError::Conflict { actual: 2, .. })
+    ));
+    store.append_action(key, 2, "f1c4").unwrap();
+    store.take_back(key, 3, 3).unwrap(); // taking back nothing is allowed
+    store
+        .set_result(key, &Outcome::win(Team(0), EndReason::Resignation))
+        .unwrap();
+    assert!(matches!(
+        store.take_back(key, 3, 2),
+        Err(StoreError::Invalid(m)) if m.contains("finished")
+    ));
+    assert_eq!(store.load_game(key).unwrap().actions.len(), 3);
+}
+
+/// An import stores header, actions and result together; a bad one
+/// stores nothing.
+pub fn an_import_is_all_or_nothing(store: &dyn Store) {
+    let (actions, game) = random_game(GameId::Epoch, &[], 5, 400);
+    let mut new = NewGame::of(GameId::Epoch);
+    new.players = vec!["A".into(), "B".into()];
+    let outcome = game
+        .outcome()
+        .unwrap_or(Outcome::draw(EndReason::Agreement));
+    let key = store.import_game(&new, &actions, Some(&outcome)).unwrap();
+    let loaded = store.load_game(key).unwrap();
+    assert_eq!(
+        (loaded.header, loaded.actions, loaded.result),
+        (new, actions.clone(), Some(outcome))
+    );
+    // No game id: refused, and nothing was stored.
+    assert!(matches!(
+        store.import_game(&NewGame::default(), &actions, None),
+        Err(StoreError::Invalid(_))
+    ));
+    // An import with no result is an unfinished game that can go on.
+    let open = store
+        .import_game(&NewGame::of(GameId::Chess), &["e2e4".to_owned()], None)
+        .unwrap();
+    store.append_action(open, 1, "e7e5").unwrap();
+    let list = store.list_games().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!((list[1].plies, list[1].result), (2, None));
+}
