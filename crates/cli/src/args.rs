@@ -90,12 +90,27 @@ pub enum Command {
         /// Start from this position text instead of the initial position.
         #[arg(long, short = 'p', value_name = "TEXT")]
         position: Option<String>,
-        /// Seats the computer plays, counted from 1 (`2`, `1,2`), or `none` for hotseat.
-        #[arg(long, default_value = "2", value_name = "SEATS")]
-        computer: String,
-        /// Seed for the computer player and for chance, so the game can be replayed.
+        /// Seats the computer plays, counted from 1 (`2`, `1,2`), or `none` for hotseat
+        /// [default: 2; when resuming, the seats it had].
+        #[arg(long, value_name = "SEATS")]
+        computer: Option<String>,
+        /// Seed for chance (dice, shuffles) and the computer player, so the game can be replayed.
         #[arg(long)]
         seed: Option<u64>,
+        /// The database the game is saved to as it is played (created if missing).
+        #[arg(
+            long,
+            env = "TABULA_DB",
+            default_value = "tabula.db",
+            value_name = "PATH"
+        )]
+        db: PathBuf,
+        /// Do not save the game.
+        #[arg(long, conflicts_with = "resume")]
+        no_save: bool,
+        /// Continue a saved, unfinished game (its id, as the game's start or `tabula record list` shows it).
+        #[arg(long, value_name = "ID", conflicts_with = "position")]
+        resume: Option<i64>,
     },
     /// Game records: replay a record file, import it into the database, export a stored game.
     Record {
@@ -124,7 +139,12 @@ pub enum RecordCommand {
         /// The record file (`-` for stdin).
         file: PathBuf,
         /// The database file (created if missing).
-        #[arg(long, default_value = "tabula.db", value_name = "PATH")]
+        #[arg(
+            long,
+            env = "TABULA_DB",
+            default_value = "tabula.db",
+            value_name = "PATH"
+        )]
         db: PathBuf,
     },
     /// Print a stored game's record.
@@ -132,7 +152,12 @@ pub enum RecordCommand {
         /// The game id, as `import` or `list` print it.
         id: i64,
         /// The database file.
-        #[arg(long, default_value = "tabula.db", value_name = "PATH")]
+        #[arg(
+            long,
+            env = "TABULA_DB",
+            default_value = "tabula.db",
+            value_name = "PATH"
+        )]
         db: PathBuf,
         /// Only what this seat (1, 2...) saw: hidden cards and shuffles left out.
         #[arg(long, value_name = "SEAT")]
@@ -141,7 +166,12 @@ pub enum RecordCommand {
     /// List the stored games: id, game, actions, result.
     List {
         /// The database file.
-        #[arg(long, default_value = "tabula.db", value_name = "PATH")]
+        #[arg(
+            long,
+            env = "TABULA_DB",
+            default_value = "tabula.db",
+            value_name = "PATH"
+        )]
         db: PathBuf,
     },
 }

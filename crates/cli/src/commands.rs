@@ -115,9 +115,26 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             position,
             computer,
             seed,
+            db,
+            no_save,
+            resume,
         } => {
+            use crate::play::{PlayOptions, Saving};
             let g = load(&game, position.as_deref())?;
-            crate::play::run(g, &computer, seed)
+            let saving = match (no_save, resume) {
+                (true, _) => Saving::Off,
+                (false, Some(id)) => Saving::Resume(db, tabula_store::GameKey(id)),
+                (false, None) => Saving::New(db),
+            };
+            crate::play::run(
+                g,
+                PlayOptions {
+                    computer,
+                    seed,
+                    saving,
+                    from_position: position.is_some(),
+                },
+            )
         }
         Command::Record { command } => crate::record::run(command, out),
     }

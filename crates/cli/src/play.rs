@@ -1,11 +1,15 @@
-//! `tabula play`: a game in the terminal.
+//! `tabula play`: a game in the terminal, saved to the game store as it is
+//! played (every action appended before the next one is asked for), so a
+//! game survives a closed terminal and `--resume` continues it.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
-use anyhow::{Result, bail};
-use tabula_core::{GameRng, Player, Seed, ToAct, Viewer};
+use anyhow::{Context, Result, bail};
+use tabula_core::{EndReason, GameRng, Outcome, Player, Seed, ToAct, Viewer};
 use tabula_games::{ActionText, AnyGame};
+use tabula_store::{GameKey, NewGame, SqliteStore, Store};
 
 use crate::render;
 
@@ -16,29 +20,132 @@ Commands:
   board     draw the board again
   position  print the position text
   undo      take back your last move (and the computer's reply)
+  resign    give up the game (two-sided games)
   help      this text
-  quit      leave the game";
+  quit      leave the game (a saved game can be resumed)";
 
-/// Plays `game` on stdin/stdout until it ends or the user quits.
-pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
-    let seats = parse_seats(computer, game.seating().len())?;
-    let seed = Seed(seed.unwrap_or_else(time_seed));
-    let mut rng = GameRng::from_seed(seed);
+/// The name the built-in computer plays under in saved games; `--resume`
+/// gives it those seats again.
+pub const COMPUTER_NAME: &str = "tabula computer";
+
+/// Where a game is saved as it is played.
+pub enum Saving {
+    /// Not saved (`--no-save`).
+    Off,
+    /// A new game in the database at this path.
+    New(PathBuf),
+    /// Continue this stored game.
+    Resume(PathBuf, GameKey),
+}
+
+/// How `tabula play` was asked to run.
+pub struct PlayOptions {
+    /// `--computer`: seats the computer plays; `None` for the default (seat
+    /// 2 in a new game, the stored computer seats when resuming).
+    pub computer: Option<String>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// Whether and where to save.
+    pub saving: Saving,
+    /// Whether the game was started from a position text (stored as the
+    /// record's start).
+    pub from_position: bool,
+}
+
+/// The store a game is written to as it is played, and how far it is.
+struct Saved {
+    store: SqliteStore,
+    key: GameKey,
+    db: PathBuf,
+    /// Actions stored so far: the next ply to append.
+    ply: u64,
+}
+
+impl Saved {
+    fn append(&mut self, canonical: &str) -> Result<()> {
+        self.store
+            .append_action(self.key, self.ply, canonical)
+            .with_context(|| format!("saving game {} in {}", self.key, self.db.display()))?;
+        self.ply += 1;
+        Ok(())
+    }
+
+    fn take_back(&mut self, keep: u64) -> Result<()> {
+        self.store
+            .take_back(self.key, self.ply, keep)
+            .with_context(|| format!("saving game {} in {}", self.key, self.db.display()))?;
+        self.ply = keep;
+        Ok(())
+    }
+
+    fn finish(&self, outcome: &Outcome) -> Result<()> {
+        self.store
+            .set_result(self.key, outcome)
+            .with_context(|| format!("saving game {} in {}", self.key, self.db.display()))
+    }
+}
+
+/// A state the game can go back to with `undo`: the position, the chance
+/// stream there (so a take-back never re-rolls the dice), and the ply.
+struct Snapshot {
+    game: AnyGame,
+    chance: Option<GameRng>,
+    ply: u64,
+}
+
+/// Plays `game` on stdin/stdout until it ends or the user quits. With
+/// [`Saving::Resume`], `game` only names the game expected; the stored one
+/// is played.
+pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
+
+    let (mut game, mut chance, seats, mut saved, seed) = match options.saving {
+        Saving::Resume(db, key) => resume(&game, db, key, options.computer.as_deref())?,
+        saving => {
+            let seats = parse_seats(
+                options.computer.as_deref().unwrap_or("2"),
+                game.seating().len(),
+            )?;
+            let seed = Seed(options.seed.unwrap_or_else(time_seed));
+            let saved = match saving {
+                Saving::New(db) => Some(create(&game, &db, &seats, seed, options.from_position)?),
+                _ => None,
+            };
+            (game, Some(GameRng::from_seed(seed)), seats, saved, seed)
+        }
+    };
+    // The computer draws from its own stream, never the chance stream: a
+    // record's seed promises its chance outcomes and nothing else.
+    let mut computer_rng =
+        GameRng::from_seed(Seed(options.seed.unwrap_or(seed.0) ^ 0x5eed_c0ff_ee00_0001));
 
     writeln!(
         out,
         "{} (seed {seed}). Type 'help' for commands.",
         game.id()
     )?;
-    let mut history: Vec<AnyGame> = Vec::new();
-    let mut game = game;
+    if let Some(s) = &saved {
+        writeln!(
+            out,
+            "Saved as game {} in {} as you play; 'tabula play {} --resume {}{}' continues it.",
+            s.key,
+            s.db.display(),
+            game.id(),
+            s.key,
+            db_flag(&s.db)
+        )?;
+    }
+    let mut history: Vec<Snapshot> = Vec::new();
     writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
     loop {
+        let ply = saved.as_ref().map_or(0, |s| s.ply);
         match game.to_act() {
             ToAct::Over { outcome } => {
+                if let Some(s) = &saved {
+                    s.finish(&outcome)?;
+                }
                 writeln!(out, "Game over: {}.", game.describe_outcome(&outcome))?;
                 writeln!(out, "Final position: {}", game.to_text())?;
                 return Ok(());
@@ -47,10 +154,16 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                 // Listed outcomes (dice) are public; sampled ones (a shuffled
                 // deck) would reveal hidden cards, so only their kind is shown.
                 let public = game.chance_outcomes().is_some();
-                let Some(action) = game.sample_chance(&mut rng) else {
+                let Some(stream) = chance.as_mut() else {
+                    bail!("this stored game has no seed: its chance outcomes cannot be drawn");
+                };
+                let Some(action) = game.sample_chance(stream) else {
                     bail!("the game waits for chance but offers no outcome");
                 };
                 game.apply(&action.canonical)?;
+                if let Some(s) = saved.as_mut() {
+                    s.append(&action.canonical)?;
+                }
                 if public {
                     writeln!(out, "Chance: {}", action.notation)?;
                 } else {
@@ -64,13 +177,21 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                 writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } if seats.contains(&player) => {
-                let action = computer_choice(&game, player, &mut rng)?;
+                let action = computer_choice(&game, player, &mut computer_rng)?;
                 // Named as the people at the table may know it, before it
                 // changes the state the notation depends on.
                 let shown = game.notation_for(&action.canonical, viewer_for(&game, &seats))?;
-                history.push(game.clone());
+                let name = game.player_name(player);
+                history.push(Snapshot {
+                    game: game.clone(),
+                    chance: chance.clone(),
+                    ply,
+                });
                 game.apply(&action.canonical)?;
-                writeln!(out, "{} plays {shown}", game_player_name(&history, player))?;
+                if let Some(s) = saved.as_mut() {
+                    s.append(&action.canonical)?;
+                }
+                writeln!(out, "{name} plays {shown}")?;
                 writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } => {
@@ -79,12 +200,16 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                 let mut line = String::new();
                 if input.read_line(&mut line)? == 0 {
                     writeln!(out)?;
+                    left(&mut out, &game, saved.as_ref())?;
                     return Ok(());
                 }
                 let line = line.trim();
                 match line {
                     "" => {}
-                    "quit" | "exit" | "q" => return Ok(()),
+                    "quit" | "exit" | "q" => {
+                        left(&mut out, &game, saved.as_ref())?;
+                        return Ok(());
+                    }
                     "help" | "?" => writeln!(out, "{HELP}")?,
                     "board" => {
                         writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?
@@ -98,26 +223,65 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
                             .collect();
                         writeln!(out, "{}", list.join(" "))?;
                     }
+                    "resign" => {
+                        let Some(outcome) = resignation(&game, player) else {
+                            writeln!(out, "Resigning needs exactly two sides at the table.")?;
+                            continue;
+                        };
+                        if let Some(s) = &saved {
+                            s.finish(&outcome)?;
+                        }
+                        writeln!(out, "Game over: {}.", game.describe_outcome(&outcome))?;
+                        return Ok(());
+                    }
                     "undo" => {
                         // Back to the previous position where a person was to move.
-                        let mut undone = false;
+                        let mut back = None;
                         while let Some(previous) = history.pop() {
-                            game = previous;
-                            if game.to_act().player().is_some_and(|p| !seats.contains(&p)) {
-                                undone = true;
+                            let person = previous
+                                .game
+                                .to_act()
+                                .player()
+                                .is_some_and(|p| !seats.contains(&p));
+                            back = Some(previous);
+                            if person {
                                 break;
                             }
                         }
-                        if !undone {
-                            writeln!(out, "Nothing to undo.")?;
+                        match back {
+                            Some(snapshot)
+                                if snapshot
+                                    .game
+                                    .to_act()
+                                    .player()
+                                    .is_some_and(|p| !seats.contains(&p)) =>
+                            {
+                                if let Some(s) = saved.as_mut() {
+                                    s.take_back(snapshot.ply)?;
+                                }
+                                game = snapshot.game;
+                                chance = snapshot.chance;
+                            }
+                            other => {
+                                // Nothing a person played: put it back.
+                                history.extend(other);
+                                writeln!(out, "Nothing to undo.")?;
+                            }
                         }
                         writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
                     }
                     text => {
-                        let before = game.clone();
+                        let before = Snapshot {
+                            game: game.clone(),
+                            chance: chance.clone(),
+                            ply,
+                        };
                         match game.apply(text) {
-                            Ok(_) => {
+                            Ok(played) => {
                                 history.push(before);
+                                if let Some(s) = saved.as_mut() {
+                                    s.append(&played.canonical)?;
+                                }
                                 writeln!(
                                     out,
                                     "{}",
@@ -131,6 +295,165 @@ pub fn run(game: AnyGame, computer: &str, seed: Option<u64>) -> Result<()> {
             }
         }
     }
+}
+
+/// ` --db PATH` unless the path is the default.
+fn db_flag(db: &std::path::Path) -> String {
+    if db == std::path::Path::new(DEFAULT_DB) {
+        String::new()
+    } else {
+        format!(" --db {}", db.display())
+    }
+}
+
+/// The database `tabula play` and `tabula record` use unless told otherwise.
+pub const DEFAULT_DB: &str = "tabula.db";
+
+/// Said when a person leaves an unfinished game.
+fn left(out: &mut impl Write, game: &AnyGame, saved: Option<&Saved>) -> Result<()> {
+    if let Some(s) = saved {
+        writeln!(
+            out,
+            "Game {} is saved unfinished; 'tabula play {} --resume {}{}' continues it.",
+            s.key,
+            game.id(),
+            s.key,
+            db_flag(&s.db)
+        )?;
+    }
+    Ok(())
+}
+
+/// The outcome of `player` resigning: the other side wins. Only for games
+/// with exactly two sides (every game here, including Warrior doubles).
+fn resignation(game: &AnyGame, player: Player) -> Option<Outcome> {
+    let seating = game.seating();
+    if seating.team_count() != 2 {
+        return None;
+    }
+    let mine = seating.team(player)?;
+    let other = seating
+        .players()
+        .filter_map(|p| seating.team(p))
+        .find(|t| *t != mine)?;
+    Some(Outcome::win(other, EndReason::Resignation))
+}
+
+/// Creates the stored game for a new game.
+fn create(
+    game: &AnyGame,
+    db: &std::path::Path,
+    computers: &BTreeSet<Player>,
+    seed: Seed,
+    from_position: bool,
+) -> Result<Saved> {
+    let store = open_store(db)?;
+    let mut new = NewGame::of(game.id());
+    new.options = game.option_pairs();
+    new.seed = Some(seed.0);
+    new.players = game
+        .seating()
+        .players()
+        .map(|p| {
+            if computers.contains(&p) {
+                COMPUTER_NAME.to_owned()
+            } else {
+                format!("Player {}", p.0 + 1)
+            }
+        })
+        .collect();
+    new.start = from_position.then(|| game.to_text());
+    new.date = Some(today());
+    let key = store
+        .create_game(&new)
+        .with_context(|| format!("saving a new game in {}", db.display()))?;
+    Ok(Saved {
+        store,
+        key,
+        db: db.to_owned(),
+        ply: 0,
+    })
+}
+
+type Resumed = (
+    AnyGame,
+    Option<GameRng>,
+    BTreeSet<Player>,
+    Option<Saved>,
+    Seed,
+);
+
+/// Loads a stored, unfinished game and replays it to where it stopped.
+fn resume(
+    expected: &AnyGame,
+    db: PathBuf,
+    key: GameKey,
+    computer: Option<&str>,
+) -> Result<Resumed> {
+    if !db.exists() {
+        bail!("no database at {}", db.display());
+    }
+    let store = open_store(&db)?;
+    let stored = store.load_game(key)?;
+    let id = stored.header.game.unwrap_or(expected.id());
+    if id != expected.id() {
+        bail!("game {key} is {id}, not {}", expected.id());
+    }
+    if let Some(outcome) = stored.result {
+        bail!("game {key} is over ({outcome}); 'tabula record export {key}' prints its record");
+    }
+    let record = stored.record();
+    let (game, chance) = record
+        .resume()
+        .with_context(|| format!("replaying game {key}"))?;
+    let seats = match computer {
+        Some(text) => parse_seats(text, game.seating().len())?,
+        None => stored
+            .header
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(_, name)| *name == COMPUTER_NAME)
+            .map(|(i, _)| Player(i as u8))
+            .collect(),
+    };
+    let seed = Seed(stored.header.seed.unwrap_or(0));
+    let saved = Saved {
+        store,
+        key,
+        db,
+        ply: stored.actions.len() as u64,
+    };
+    Ok((game, chance, seats, Some(saved), seed))
+}
+
+fn open_store(db: &std::path::Path) -> Result<SqliteStore> {
+    SqliteStore::open(db).with_context(|| format!("opening the game store {}", db.display()))
+}
+
+/// Today's date as records write it (`YYYY.MM.DD`, UTC).
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
 }
 
 /// Whose eyes the board is drawn for: the person deciding now; else the one
@@ -149,13 +472,6 @@ fn viewer_for(game: &AnyGame, computers: &BTreeSet<Player>) -> Viewer {
         [one] => Viewer::Player(*one),
         _ => Viewer::Public,
     }
-}
-
-fn game_player_name(history: &[AnyGame], player: Player) -> String {
-    history
-        .last()
-        .map(|g| g.player_name(player))
-        .unwrap_or_else(|| format!("Player {}", player.0 + 1))
 }
 
 fn parse_seats(text: &str, players: usize) -> Result<BTreeSet<Player>> {
@@ -233,4 +549,17 @@ fn opponent_wins_in_one(game: &AnyGame, my_team: Option<tabula_core::Team>) -> b
                 .outcome()
                 .is_some_and(|o| o.winner.is_some() && o.winner != my_team)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn dates_from_day_counts() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
 }

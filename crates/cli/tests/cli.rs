@@ -5,9 +5,16 @@ use std::process::{Command, Output, Stdio};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The game store `tabula play` saves to in these tests (never a
+/// `tabula.db` in the source tree).
+fn scratch_db() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tabula-cli-play-{}.db", std::process::id()))
+}
+
 fn tabula(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(args)
+        .env("TABULA_DB", scratch_db())
         .output()
         .expect("the tabula binary runs")
 }
@@ -15,6 +22,7 @@ fn tabula(args: &[&str]) -> Output {
 fn tabula_with_input(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(args)
+        .env("TABULA_DB", scratch_db())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -175,12 +183,22 @@ fn play_takes_moves_and_commands_from_the_terminal() {
 
 #[test]
 fn the_computer_plays_a_whole_game_to_a_result() {
-    let o = tabula_with_input(&["play", "chess", "--computer", "1,2", "--seed", "3"], "");
+    let args = [
+        "play",
+        "chess",
+        "--computer",
+        "1,2",
+        "--seed",
+        "3",
+        "--no-save",
+    ];
+    let o = tabula_with_input(&args, "");
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("Game over: "), "{text}");
+    assert!(!text.contains("Saved as game"), "{text}");
     // Same seed, same game.
-    let again = tabula_with_input(&["play", "chess", "--computer", "1,2", "--seed", "3"], "");
+    let again = tabula_with_input(&args, "");
     assert_eq!(stdout(&again), text);
 }
 
@@ -488,5 +506,111 @@ fn record_errors_are_one_line_naming_line_and_ply() {
         &tabula(&["record", "replay", "/no/such/file.pgn"]),
         "cannot read",
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The game id `tabula play` printed when it started saving.
+fn saved_game_id(text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Saved as game "))
+        .unwrap_or_else(|| panic!("no 'Saved as game' line in: {text}"));
+    line["Saved as game ".len()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn play_saves_every_move_takes_back_and_resumes() {
+    let dir = record_dir("play-save");
+    let db = dir.join("games.db");
+    let d = db.to_str().unwrap();
+    let o = tabula_with_input(
+        &["play", "chess", "--computer", "none", "--db", d],
+        "e4\ne5\nNf3\nundo\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let id = saved_game_id(&text);
+    assert!(
+        text.contains(&format!("Game {id} is saved unfinished; 'tabula play chess --resume {id} --db {d}' continues it.")),
+        "{text}"
+    );
+    // Two moves stored: the taken-back Nf3 is gone.
+    let o = tabula(&["record", "list", "--db", d]);
+    assert_eq!(stdout(&o), format!("{id} chess 2 *\n"));
+    // Resumed where it stopped (White to move), then Black resigns.
+    let o = tabula_with_input(
+        &["play", "chess", "--resume", &id, "--db", d],
+        "position\nNc3\nresign\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Game over: White wins by resignation."),
+        "{text}"
+    );
+    let o = tabula(&["record", "export", &id, "--db", d]);
+    let record = stdout(&o);
+    assert!(record.contains("[White \"Player 1\"]"), "{record}");
+    assert!(record.contains("[Reason \"resignation\"]"), "{record}");
+    assert!(record.ends_with("\n1. e4 e5 2. Nc3 1-0\n"), "{record}");
+    // A finished game cannot be resumed; nor can a game of another kind.
+    assert_bad_input(
+        &tabula(&["play", "chess", "--resume", &id, "--db", d]),
+        "is over",
+    );
+    assert_bad_input(
+        &tabula(&["play", "epoch", "--resume", &id, "--db", d]),
+        "is chess, not epoch",
+    );
+    assert_bad_input(
+        &tabula(&["play", "chess", "--resume", "99", "--db", d]),
+        "no game 99",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Dice drawn in two sittings still come from the record's seed: the
+/// saved game replays with every roll checked against it.
+#[test]
+fn a_resumed_dice_game_keeps_its_chance_stream() {
+    let dir = record_dir("play-resume-dice");
+    let db = dir.join("games.db");
+    let d = db.to_str().unwrap();
+    let o = tabula_with_input(
+        &["play", "skirmish", "--seed", "11", "--db", d],
+        "e4\nd4\nNc3\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let id = saved_game_id(&stdout(&o));
+    // The computer takes both seats and plays to the end.
+    let o = tabula_with_input(
+        &[
+            "play",
+            "skirmish",
+            "--resume",
+            &id,
+            "--computer",
+            "1,2",
+            "--db",
+            d,
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Game over: "), "{text}");
+    let record = stdout(&tabula(&["record", "export", &id, "--db", d]));
+    assert!(record.contains("[Seed \"11\"]"), "{record}");
+    assert!(record.contains("roll:"), "no dice in: {record}");
+    let o = tabula_with_input(&["record", "replay", "-"], &record);
+    assert!(o.status.success(), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -280,15 +280,28 @@ impl Record {
     pub fn canonical_actions(&self) -> Result<Vec<String>, RecordError> {
         let mut out = Vec::with_capacity(self.actions.len());
         self.play_with(self.actions.len(), &mut out)
-            .and_then(|game| self.check_result(&game))?;
+            .and_then(|(game, _)| self.check_result(&game))?;
         Ok(out)
     }
 
-    fn play(&self, plies: usize) -> Result<AnyGame, RecordError> {
-        self.play_with(plies, &mut Vec::new())
+    /// Replays every action like [`Record::replay_to`] its end, and returns
+    /// the state with the chance stream where the game left it: the seed's
+    /// stream after the draws the record's chance outcomes used (`None`
+    /// without a seed). A game continued from here keeps the record's
+    /// promise that its k-th chance outcome is the stream's k-th draw.
+    pub fn resume(&self) -> Result<(AnyGame, Option<GameRng>), RecordError> {
+        self.play_with(self.actions.len(), &mut Vec::new())
     }
 
-    fn play_with(&self, plies: usize, canonical: &mut Vec<String>) -> Result<AnyGame, RecordError> {
+    fn play(&self, plies: usize) -> Result<AnyGame, RecordError> {
+        Ok(self.play_with(plies, &mut Vec::new())?.0)
+    }
+
+    fn play_with(
+        &self,
+        plies: usize,
+        canonical: &mut Vec<String>,
+    ) -> Result<(AnyGame, Option<GameRng>), RecordError> {
         if let Some(p) = self.viewer {
             return Err(RecordError::PerPlayer { seat: p.0 + 1 });
         }
@@ -334,7 +347,7 @@ impl Record {
                 .map_err(|e| illegal(reason_of(&e)))?;
             canonical.push(shown.canonical);
         }
-        Ok(game)
+        Ok((game, rng))
     }
 
     /// A stated winner must be a team at the table.
