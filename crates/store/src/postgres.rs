@@ -45,6 +45,47 @@ const MIGRATIONS: &[&str] = &[
         reason  TEXT NOT NULL,
         set_at  TIMESTAMPTZ NOT NULL DEFAULT now()
      );",
+    // 2: `tabula_append`, a whole batch of appends in one statement, so an
+    // append or a batch costs one round trip (commit included) instead of
+    // several per append. A loop and not one data-modifying CTE: a CTE sees
+    // one snapshot and cannot update a row twice, so two appends to one game
+    // in a batch would not act as sequential appends. Per element it returns
+    // -1 (written), -2 (no such game), -3 (NULL text: checked, not written),
+    // -4 (the ply is already in `actions`: not written) or the game's actual
+    // next ply (a conflict). No EXCEPTION block: that would be a
+    // subtransaction per append; failures are undone by hand instead, so one
+    // bad append never fails the rest of its batch. `search_path FROM
+    // CURRENT` pins the function to its own schema's tables.
+    "CREATE FUNCTION tabula_append(game_ids BIGINT[], plies BIGINT[], texts TEXT[])
+     RETURNS BIGINT[] LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+     DECLARE
+        n      INTEGER  := coalesce(array_length(game_ids, 1), 0);
+        status BIGINT[] := array_fill(NULL::BIGINT, ARRAY[n]);
+        actual BIGINT;
+     BEGIN
+        FOR i IN 1 .. n LOOP
+            UPDATE games SET next_ply = next_ply + 1
+             WHERE id = game_ids[i] AND next_ply = plies[i];
+            IF NOT FOUND THEN
+                SELECT next_ply INTO actual FROM games WHERE id = game_ids[i];
+                status[i] := coalesce(actual, -2);
+                CONTINUE;
+            END IF;
+            IF texts[i] IS NOT NULL THEN
+                INSERT INTO actions (game_id, ply, text)
+                VALUES (game_ids[i], plies[i], texts[i])
+                ON CONFLICT (game_id, ply) DO NOTHING;
+                IF FOUND THEN
+                    status[i] := -1;
+                    CONTINUE;
+                END IF;
+            END IF;
+            UPDATE games SET next_ply = next_ply - 1 WHERE id = game_ids[i];
+            status[i] := CASE WHEN texts[i] IS NULL THEN -3 ELSE -4 END;
+        END LOOP;
+        RETURN status;
+     END
+     $$;",
 ];
 
 /// A [`Store`] in a PostgreSQL schema.
