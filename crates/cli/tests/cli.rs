@@ -614,3 +614,45 @@ fn a_resumed_dice_game_keeps_its_chance_stream() {
     assert!(o.status.success(), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Every game with chance or hidden cards saves and resumes the same way:
+/// one sitting of people, then the computer finishes; the stored record
+/// replays with its seed (shuffles and rolls included).
+#[test]
+fn games_of_every_kind_resume_from_the_store_and_replay() {
+    let dir = record_dir("play-resume-all");
+    let db = dir.join("games.db");
+    let d = db.to_str().unwrap();
+    for (game, extra, computers) in [
+        ("lytharia", None, "1,2"),
+        ("lytharia", Some("--mode=duel"), "1,2"),
+        ("warrior", Some("--players=4"), "1,2,3,4"),
+        ("covenant", None, "1,2"),
+    ] {
+        let mut args = vec!["play", game, "--computer", "none", "--seed", "7", "--db", d];
+        args.extend(extra);
+        let o = tabula_with_input(&args, "quit\n");
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let id = saved_game_id(&stdout(&o));
+        let o = tabula_with_input(
+            &[
+                "play",
+                game,
+                "--resume",
+                &id,
+                "--computer",
+                computers,
+                "--db",
+                d,
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Game over: "), "{game}");
+        let record = stdout(&tabula(&["record", "export", &id, "--db", d]));
+        assert!(record.contains("[Seed \"7\"]"), "{record}");
+        let o = tabula_with_input(&["record", "replay", "-"], &record);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
