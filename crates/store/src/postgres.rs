@@ -4,7 +4,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use postgres::{Client, NoTls, Transaction};
+use postgres::{Client, NoTls, Statement, Transaction};
 use tabula_core::Outcome;
 
 use crate::store::{
@@ -95,8 +95,18 @@ const MIGRATIONS: &[&str] = &[
 /// Concurrency: the append is a compare-and-set `UPDATE ... WHERE next_ply
 /// = expected` in `READ COMMITTED`; a racing writer's update waits for the
 /// winner's commit, then matches no row and reports the conflict.
+///
+/// Appends, one or a batch, are one call of the `tabula_append` function
+/// (migration 2) in autocommit: one round trip, commit included.
 pub struct PgStore {
-    client: Mutex<Client>,
+    conn: Mutex<Conn>,
+}
+
+/// A connection and its statements prepared once: a prepared statement is
+/// one round trip, a text query two (Parse/Describe, then Bind/Execute).
+struct Conn {
+    client: Client,
+    append: Statement,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -128,8 +138,11 @@ impl PgStore {
             ))
             .map_err(db)?;
         migrate(&mut client)?;
+        let append = client
+            .prepare("SELECT tabula_append($1, $2, $3)")
+            .map_err(db)?;
         Ok(PgStore {
-            client: Mutex::new(client),
+            conn: Mutex::new(Conn { client, append }),
         })
     }
 
@@ -147,8 +160,8 @@ impl PgStore {
             .map_err(db)
     }
 
-    fn client(&self) -> MutexGuard<'_, Client> {
-        self.client.lock().unwrap_or_else(|e| e.into_inner())
+    fn conn(&self) -> MutexGuard<'_, Conn> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -186,45 +199,83 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
     tx.commit().map_err(db)
 }
 
-fn append_in(
-    tx: &mut Transaction<'_>,
-    game: GameKey,
-    ply: u64,
-    text: &str,
-) -> Result<(), StoreError> {
-    let expected = ply_column(ply)?;
-    let changed = tx
-        .execute(
-            "UPDATE games SET next_ply = next_ply + 1 WHERE id = $1 AND next_ply = $2",
-            &[&game.0, &expected],
-        )
-        .map_err(db)?;
-    if changed == 0 {
-        let actual: Option<i64> = tx
-            .query_opt("SELECT next_ply FROM games WHERE id = $1", &[&game.0])
-            .map_err(db)?
-            .map(|r| r.get(0));
-        return Err(match actual {
-            None => StoreError::NotFound(game),
-            Some(actual) => StoreError::Conflict {
-                game,
-                expected: ply,
-                actual: u64::try_from(actual).unwrap_or(0),
-            },
-        });
+/// `tabula_append`'s answers besides a conflict's actual next ply
+/// (migration 2).
+const WRITTEN: i64 = -1;
+const NO_GAME: i64 = -2;
+const NUL_TEXT: i64 = -3;
+const PLY_TAKEN: i64 = -4;
+
+impl Conn {
+    /// Appends `batch` in one `tabula_append` statement: outside a
+    /// transaction it is its own, committed (and, with `synchronous_commit`,
+    /// flushed) before the server's ReadyForQuery, which `query_one` waits
+    /// for. `Err` means the statement failed and nothing was written.
+    fn append(&mut self, batch: &[Append<'_>]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let mut results = Vec::with_capacity(batch.len());
+        let mut sent = Vec::with_capacity(batch.len());
+        for (i, &(_, ply, _)) in batch.iter().enumerate() {
+            results.push(ply_column(ply).map(drop));
+            if results[i].is_ok() {
+                sent.push(i);
+            }
+        }
+        if sent.is_empty() {
+            return Ok(results);
+        }
+        // By game (a stable sort keeps one game's appends in order): batches
+        // running at once then lock their games in one order, never in a
+        // cycle, so they cannot deadlock.
+        sent.sort_by_key(|&i| batch[i].0);
+        let games: Vec<i64> = sent.iter().map(|&i| batch[i].0.0).collect();
+        let plies: Vec<i64> = sent.iter().map(|&i| batch[i].1 as i64).collect();
+        // PostgreSQL text cannot hold NUL: such an append goes as NULL, to
+        // be checked and refused alone rather than fail the whole batch.
+        let texts: Vec<Option<&str>> = sent
+            .iter()
+            .map(|&i| Some(batch[i].2).filter(|t| !t.contains('\0')))
+            .collect();
+        let row = self
+            .client
+            .query_one(&self.append, &[&games, &plies, &texts])
+            .map_err(db)?;
+        let status: Vec<Option<i64>> = row.try_get(0).map_err(db)?;
+        if status.len() != sent.len() {
+            return Err(StoreError::Database(format!(
+                "tabula_append answered {} of {} appends",
+                status.len(),
+                sent.len()
+            )));
+        }
+        for (i, status) in sent.into_iter().zip(status) {
+            let (game, ply, _) = batch[i];
+            results[i] = match status {
+                Some(WRITTEN) => Ok(()),
+                Some(NO_GAME) => Err(StoreError::NotFound(game)),
+                Some(NUL_TEXT) => Err(StoreError::Database(format!(
+                    "game {game} ply {ply}: PostgreSQL text cannot contain a NUL character"
+                ))),
+                Some(PLY_TAKEN) => Err(StoreError::Corrupt(format!(
+                    "game {game}: its next ply is {ply} but an action is already stored there"
+                ))),
+                Some(actual) if actual >= 0 => Err(StoreError::Conflict {
+                    game,
+                    expected: ply,
+                    actual: actual as u64,
+                }),
+                other => Err(StoreError::Database(format!(
+                    "tabula_append answered {other:?} for game {game}"
+                ))),
+            };
+        }
+        Ok(results)
     }
-    tx.execute(
-        "INSERT INTO actions (game_id, ply, text) VALUES ($1, $2, $3)",
-        &[&game.0, &expected, &text],
-    )
-    .map_err(db)?;
-    Ok(())
 }
 
 impl Store for PgStore {
     fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(db)?;
+        let mut conn = self.conn();
+        let mut tx = conn.client.transaction().map_err(db)?;
         let key = create_in(&mut tx, new)?;
         tx.commit().map_err(db)?;
         Ok(key)
@@ -236,15 +287,16 @@ impl Store for PgStore {
         expected_ply: u64,
         action: &str,
     ) -> Result<(), StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(db)?;
-        append_in(&mut tx, game, expected_ply, action)?;
-        tx.commit().map_err(db)
+        self.conn()
+            .append(&[(game, expected_ply, action)])?
+            .pop()
+            .unwrap_or_else(|| Err(StoreError::Database("no answer to the append".to_owned())))
     }
 
     fn load_game(&self, game: GameKey) -> Result<StoredGame, StoreError> {
-        let mut client = self.client();
-        let mut tx = client
+        let mut conn = self.conn();
+        let mut tx = conn
+            .client
             .build_transaction()
             .isolation_level(postgres::IsolationLevel::RepeatableRead)
             .read_only(true)
@@ -347,8 +399,9 @@ impl Store for PgStore {
     }
 
     fn list_games(&self) -> Result<Vec<GameSummary>, StoreError> {
-        let mut client = self.client();
-        let rows = client
+        let mut conn = self.conn();
+        let rows = conn
+            .client
             .query(
                 "SELECT g.id, g.game, g.next_ply, r.winner, r.reason
                  FROM games g LEFT JOIN results r ON r.game_id = g.id ORDER BY g.id",
@@ -377,8 +430,8 @@ impl Store for PgStore {
     }
 
     fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(db)?;
+        let mut conn = self.conn();
+        let mut tx = conn.client.transaction().map_err(db)?;
         set_result_in(&mut tx, game, outcome)?;
         tx.commit().map_err(db)
     }
@@ -387,20 +440,7 @@ impl Store for PgStore {
         &self,
         batch: &[Append<'_>],
     ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(db)?;
-        let mut results = Vec::with_capacity(batch.len());
-        for &(game, ply, text) in batch {
-            // A savepoint per append: a failed one leaves no trace.
-            let mut sp = tx.savepoint("append").map_err(db)?;
-            let result = append_in(&mut sp, game, ply, text);
-            if result.is_ok() {
-                sp.commit().map_err(db)?;
-            }
-            results.push(result);
-        }
-        tx.commit().map_err(db)?;
-        Ok(results)
+        self.conn().append(batch)
     }
 
     fn take_back(&self, game: GameKey, expected_ply: u64, keep: u64) -> Result<(), StoreError> {
@@ -410,8 +450,8 @@ impl Store for PgStore {
                 "cannot take back to ply {keep}: game {game} is expected to have {expected_ply} actions"
             )));
         }
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(db)?;
+        let mut conn = self.conn();
+        let mut tx = conn.client.transaction().map_err(db)?;
         // FOR UPDATE: a racing append waits for this transaction.
         let Some(row) = tx
             .query_opt(
@@ -455,8 +495,8 @@ impl Store for PgStore {
         actions: &[String],
         result: Option<&Outcome>,
     ) -> Result<GameKey, StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(db)?;
+        let mut conn = self.conn();
+        let mut tx = conn.client.transaction().map_err(db)?;
         let key = create_in(&mut tx, new)?;
         let plies: Vec<i64> = (0..actions.len() as i64).collect();
         // One statement for all the actions.
@@ -530,4 +570,139 @@ fn set_result_in(
     )
     .map_err(db)?;
     Ok(())
+}
+
+/// The append paths the shared contract does not reach. Like
+/// tests/postgres.rs, these run when `TABULA_PG_URL` names a server.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::GameId;
+
+    fn store(name: &str) -> Option<(PgStore, String, String)> {
+        let Ok(url) = std::env::var("TABULA_PG_URL") else {
+            eprintln!("TABULA_PG_URL is not set: skipping the PostgreSQL test {name}");
+            return None;
+        };
+        let schema = format!("u_{name}_{}", std::process::id());
+        PgStore::drop_schema(&url, &schema).unwrap();
+        Some((PgStore::connect(&url, &schema).unwrap(), url, schema))
+    }
+
+    #[test]
+    fn a_bad_append_fails_alone_in_its_batch() {
+        let Some((store, url, schema)) = store("bad_alone") else {
+            return;
+        };
+        let g = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+        let h = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+        let r = store
+            .append_batch(&[
+                (g, 0, "e2\0e4"),
+                (g, u64::MAX, "e2e4"),
+                (g, 0, "e2e4"),
+                (g, 5, "d\0"),
+                (g, 1, "e7e5"),
+            ])
+            .unwrap();
+        assert!(matches!(r[0], Err(StoreError::Database(_))), "{r:?}");
+        assert!(matches!(r[1], Err(StoreError::Invalid(_))), "{r:?}");
+        assert!(r[2].is_ok() && r[4].is_ok(), "{r:?}");
+        // A conflict is reported as such even with an unstorable text.
+        assert!(matches!(r[3], Err(StoreError::Conflict { actual: 1, .. })));
+        // A row already at the next ply (a corrupt store) fails that append
+        // only, and leaves the game's next ply as it was.
+        store
+            .conn()
+            .client
+            .execute(
+                "INSERT INTO actions (game_id, ply, text) VALUES ($1, 2, 'x')",
+                &[&g.0],
+            )
+            .unwrap();
+        let r = store
+            .append_batch(&[(g, 2, "g1f3"), (h, 0, "d2d4")])
+            .unwrap();
+        assert!(matches!(r[0], Err(StoreError::Corrupt(_))), "{r:?}");
+        assert!(r[1].is_ok());
+        let list = store.list_games().unwrap();
+        assert_eq!((list[0].plies, list[1].plies), (2, 1));
+        drop(store);
+        PgStore::drop_schema(&url, &schema).unwrap();
+    }
+
+    /// Two committers whose batches name the same games in opposite orders
+    /// (each sorted before it is sent, so they cannot deadlock).
+    #[test]
+    fn crossing_batches_do_not_deadlock() {
+        let Some((setup, url, schema)) = store("crossing") else {
+            return;
+        };
+        let games = [
+            setup.create_game(&NewGame::of(GameId::Chess)).unwrap(),
+            setup.create_game(&NewGame::of(GameId::Chess)).unwrap(),
+        ];
+        let writers: Vec<_> = [false, true]
+            .into_iter()
+            .map(|reversed| {
+                let store = PgStore::connect(&url, &schema).unwrap();
+                std::thread::spawn(move || {
+                    let mut next = [0u64; 2];
+                    for _ in 0..200 {
+                        let mut batch = vec![(games[0], next[0], "a"), (games[1], next[1], "b")];
+                        if reversed {
+                            batch.reverse();
+                        }
+                        let results = store.append_batch(&batch).unwrap();
+                        for (&(game, ply, _), result) in batch.iter().zip(results) {
+                            let i = usize::from(game != games[0]);
+                            next[i] = match result {
+                                Ok(()) => ply + 1,
+                                Err(StoreError::Conflict { actual, .. }) => actual,
+                                Err(e) => panic!("{e}"),
+                            };
+                        }
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        for game in games {
+            assert!(setup.load_game(game).unwrap().actions.len() >= 200);
+        }
+        drop(setup);
+        PgStore::drop_schema(&url, &schema).unwrap();
+    }
+
+    #[test]
+    fn a_schema_at_version_1_is_brought_up_to_date() {
+        let Some((store, url, schema)) = store("upgrade") else {
+            return;
+        };
+        drop(store);
+        PgStore::drop_schema(&url, &schema).unwrap();
+        let mut client = Client::connect(&url, NoTls).unwrap();
+        client
+            .batch_execute(&format!(
+                "CREATE SCHEMA {schema}; SET search_path TO {schema};
+                 CREATE TABLE tabula_schema (version INTEGER NOT NULL);
+                 INSERT INTO tabula_schema VALUES (1); {}
+                 INSERT INTO games (game, next_ply) VALUES ('chess', 0);",
+                MIGRATIONS[0]
+            ))
+            .unwrap();
+        let store = PgStore::connect(&url, &schema).unwrap();
+        let g = store.list_games().unwrap()[0].key;
+        store.append_action(g, 0, "e2e4").unwrap();
+        assert_eq!(store.load_game(g).unwrap().actions, ["e2e4"]);
+        let version: i32 = client
+            .query_one("SELECT version FROM tabula_schema", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(version as usize, MIGRATIONS.len());
+        drop((store, client));
+        PgStore::drop_schema(&url, &schema).unwrap();
+    }
 }
