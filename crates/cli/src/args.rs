@@ -97,14 +97,8 @@ pub enum Command {
         /// Seed for chance (dice, shuffles) and the computer player, so the game can be replayed.
         #[arg(long)]
         seed: Option<u64>,
-        /// The database the game is saved to as it is played (created if missing).
-        #[arg(
-            long,
-            env = "TABULA_DB",
-            default_value = "tabula.db",
-            value_name = "PATH"
-        )]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
         /// Do not save the game.
         #[arg(long, conflicts_with = "resume")]
         no_save: bool,
@@ -138,42 +132,35 @@ pub enum RecordCommand {
     Import {
         /// The record file (`-` for stdin).
         file: PathBuf,
-        /// The database file (created if missing).
-        #[arg(
-            long,
-            env = "TABULA_DB",
-            default_value = "tabula.db",
-            value_name = "PATH"
-        )]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
     },
     /// Print a stored game's record.
     Export {
         /// The game id, as `import` or `list` print it.
         id: i64,
-        /// The database file.
-        #[arg(
-            long,
-            env = "TABULA_DB",
-            default_value = "tabula.db",
-            value_name = "PATH"
-        )]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
         /// Only what this seat (1, 2...) saw: hidden cards and shuffles left out.
         #[arg(long, value_name = "SEAT")]
         viewer: Option<u8>,
     },
     /// List the stored games: id, game, actions, result.
     List {
-        /// The database file.
-        #[arg(
-            long,
-            env = "TABULA_DB",
-            default_value = "tabula.db",
-            value_name = "PATH"
-        )]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
     },
+}
+
+/// The database `tabula play` and `tabula record` use unless told otherwise.
+pub const DEFAULT_DB: &str = "tabula.db";
+
+/// The game store: `--db PATH`, else `$TABULA_DB`, else `tabula.db`.
+#[derive(Debug, Args)]
+pub struct DbArgs {
+    /// The game store, an SQLite file (`play` and `record import` create it).
+    #[arg(long = "db", env = "TABULA_DB", default_value = DEFAULT_DB, value_name = "PATH")]
+    pub path: PathBuf,
 }
 
 /// Which notation `moves` prints.

@@ -123,8 +123,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             let g = load(&game, position.as_deref())?;
             let saving = match (no_save, resume) {
                 (true, _) => Saving::Off,
-                (false, Some(id)) => Saving::Resume(db, tabula_store::GameKey(id)),
-                (false, None) => Saving::New(db),
+                (false, Some(id)) => Saving::Resume(db.path, tabula_store::GameKey(id)),
+                (false, None) => Saving::New(db.path),
             };
             crate::play::run(
                 g,

@@ -299,15 +299,12 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
 
 /// ` --db PATH` unless the path is the default.
 fn db_flag(db: &std::path::Path) -> String {
-    if db == std::path::Path::new(DEFAULT_DB) {
+    if db == std::path::Path::new(crate::args::DEFAULT_DB) {
         String::new()
     } else {
         format!(" --db {}", db.display())
     }
 }
-
-/// The database `tabula play` and `tabula record` use unless told otherwise.
-pub const DEFAULT_DB: &str = "tabula.db";
 
 /// Said when a person leaves an unfinished game.
 fn left(out: &mut impl Write, game: &AnyGame, saved: Option<&Saved>) -> Result<()> {
@@ -347,7 +344,7 @@ fn create(
     seed: Seed,
     from_position: bool,
 ) -> Result<Saved> {
-    let store = open_store(db)?;
+    let store = crate::record::open(db, true)?;
     let mut new = NewGame::of(game.id());
     new.options = game.option_pairs();
     new.seed = Some(seed.0);
@@ -390,10 +387,7 @@ fn resume(
     key: GameKey,
     computer: Option<&str>,
 ) -> Result<Resumed> {
-    if !db.exists() {
-        bail!("no database at {}", db.display());
-    }
-    let store = open_store(&db)?;
+    let store = crate::record::open(&db, false)?;
     let stored = store.load_game(key)?;
     let id = stored.header.game.unwrap_or(expected.id());
     if id != expected.id() {
@@ -425,10 +419,6 @@ fn resume(
         ply: stored.actions.len() as u64,
     };
     Ok((game, chance, seats, Some(saved), seed))
-}
-
-fn open_store(db: &std::path::Path) -> Result<SqliteStore> {
-    SqliteStore::open(db).with_context(|| format!("opening the game store {}", db.display()))
 }
 
 /// Today's date as records write it (`YYYY.MM.DD`, UTC).

@@ -45,13 +45,13 @@ pub fn run(command: RecordCommand, out: &mut impl Write) -> Result<()> {
         RecordCommand::Import { file, db } => {
             let record =
                 Record::parse(&read(&file)?).with_context(|| file.display().to_string())?;
-            let store = open(&db, true)?;
+            let store = open(&db.path, true)?;
             let key = import_record(&store, &record).with_context(|| file.display().to_string())?;
             writeln!(out, "{key}")?;
             Ok(())
         }
         RecordCommand::Export { id, db, viewer } => {
-            let store = open(&db, false)?;
+            let store = open(&db.path, false)?;
             let game = store.load_game(GameKey(id))?;
             let record = game.record();
             let text = match viewer {
@@ -63,7 +63,7 @@ pub fn run(command: RecordCommand, out: &mut impl Write) -> Result<()> {
             Ok(())
         }
         RecordCommand::List { db } => {
-            let store = open(&db, false)?;
+            let store = open(&db.path, false)?;
             for g in store.list_games()? {
                 let result = match g.result {
                     Some(o) => o.to_string(),
@@ -88,9 +88,10 @@ fn read(file: &Path) -> Result<String> {
     String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", file.display()))
 }
 
-fn open(db: &Path, create: bool) -> Result<SqliteStore> {
+/// Opens the game store at `db`; unless `create`, it must exist already.
+pub fn open(db: &Path, create: bool) -> Result<SqliteStore> {
     if !create && !db.exists() {
         bail!("no database at {}", db.display());
     }
-    Ok(SqliteStore::open(db)?)
+    SqliteStore::open(db).with_context(|| format!("opening the game store {}", db.display()))
 }
