@@ -1312,6 +1312,13 @@ impl Skirmish {
         if checkers.any() {
             self.phase = Phase::Act;
             let can_respond = self.has_any_action();
+            // Fifty moves draw at once (decision 16): no check roll first,
+            // whose result could change nothing. A checkmate roll still
+            // comes first, as chess's mate beats the fifty-move rule.
+            if can_respond && self.halfmove >= 100 {
+                self.phase = Phase::Over(Outcome::draw(EndReason::NoProgress));
+                return;
+            }
             self.phase = Phase::Roll(if can_respond {
                 Pending::Check(checkers)
             } else {

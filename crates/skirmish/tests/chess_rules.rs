@@ -164,6 +164,25 @@ fn fifty_moves_without_progress_draw_and_a_lost_attacker_is_progress() {
     assert_eq!(g.halfmove_clock(), 0);
 }
 
+/// "Movement and objectives are as per the usual chess game": the fifty
+/// moves draw at once (decision 16), also when the King is attacked at that
+/// turn start; a check roll, whose result could change nothing, is not made
+/// first. (Found by the differential test: the engine used to roll the
+/// check and only then declare the draw.) A checkmate roll still comes
+/// first, as chess's mate beats the fifty-move rule.
+#[test]
+fn fifty_moves_draw_at_once_even_with_the_king_attacked() {
+    // The d4 Queen attacks the d8 King; the count reaches 100 at Black's
+    // turn start.
+    let mut g = game("3k4/8/8/8/3Q4/8/8/7K w - - 99 62", basic());
+    play(&mut g, &["Kh2"]);
+    assert_eq!(g.outcome(), Some(Outcome::draw(EndReason::NoProgress)));
+    assert!(!common::is_chance(&g));
+    // Checkmate at the same count: the checkmate roll is made.
+    let g = game("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 62", basic());
+    assert!(matches!(g.phase(), Phase::Roll(Pending::Mate(_))));
+}
+
 #[test]
 fn a_king_that_skirmishes_and_loses_loses_the_game() {
     let o = SkirmishOptions {
