@@ -925,6 +925,12 @@ impl Covenant {
     /// Removes a fallen piece: capture count, Grace, succession.
     fn fall(&mut self, i: usize, by_enemy: bool) {
         let p = self.pieces.remove(i);
+        self.fallen(p, by_enemy);
+    }
+
+    /// What follows a fall, once the fallen piece is off the field: the
+    /// capture mark, the end of its act, Grace, succession.
+    fn fallen(&mut self, p: Piece, by_enemy: bool) {
         if by_enemy {
             self.captured = true;
         }
@@ -1024,13 +1030,27 @@ impl Covenant {
                 ))
             })
             .collect();
-        for (t, damage) in blows {
-            if self.outcome().is_some() {
-                return;
-            }
+        // "at once": every blow lands, then the fallen leave the field
+        // together, and only then is each fall reckoned (so an Angel falling
+        // in the same Sweep gives no Grace, and the order the targets are
+        // named in changes nothing but who counters).
+        for &(t, damage) in &blows {
             if let Some(ti) = self.index(t) {
-                self.wound(ti, damage, true);
+                let p = &mut self.pieces[ti];
+                p.blood = p.blood.saturating_sub(damage);
             }
+        }
+        let mut fallen = Vec::new();
+        self.pieces.retain(|p| {
+            if p.blood == 0 {
+                fallen.push(*p);
+                false
+            } else {
+                true
+            }
+        });
+        for p in fallen {
+            self.fallen(p, true);
         }
         self.counter(targets.first(), a.at);
     }

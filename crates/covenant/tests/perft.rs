@@ -1,6 +1,7 @@
 //! The number of action sequences from the quick scenario's start, pinned as
-//! a regression guard for move generation (these counts are the engine's
-//! own, not an independent reference: no other implementation exists).
+//! a regression guard for move generation. The independent reference in
+//! `tests/reference/` counts the same four figures
+//! (`differential::reference_perft_from_the_crossroads_start`).
 
 use tabula_core::{Game, perft};
 use tabula_covenant::{Covenant, CovenantOptions, ScenarioId};

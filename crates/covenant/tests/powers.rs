@@ -282,6 +282,39 @@ fn power_blade_sweep() {
     assert!(!g.piece_at(h("c3")).unwrap().countered);
 }
 
+/// "Blade — Sweep: strikes up to 3 adjacent foes at once": every blow of a
+/// Sweep lands, even when one of them fells the enemy King and wins, and
+/// the targets fall together, so an Angel felled by the same Sweep gives no
+/// Grace for the allies beside her, whatever order the targets are named
+/// in (decision 25). Found by the differential test (`differential.rs`).
+#[test]
+fn power_blade_sweep_strikes_every_foe_at_once() {
+    for sweep in ["sweep@e3,c3", "sweep@c3,e3"] {
+        // The King (no Heir) falls; the Militia still takes 4 - 3 + 4 = 5.
+        let mut g = arena("g", "gKi@a9,gBl@d3,bKi@e3=1,bMi@c3");
+        play(&mut g, &format!("act@d3 {sweep}"));
+        assert_eq!(
+            g.to_act(),
+            ToAct::Over {
+                outcome: Outcome::win(Team(0), EndReason::KingCaptured)
+            },
+            "{sweep}"
+        );
+        assert_eq!(blood(&g, "c3"), 7, "{sweep}");
+        assert!(!g.piece_at(h("c3")).unwrap().countered, "{sweep}");
+        // The Angel (4 - 1 + 4 = 7) and the Militia fall together: no Grace.
+        let mut g = arena("g", &with_kings("gBl@d3,bAn@e3=1,bMi@c3=1"));
+        play(&mut g, &format!("act@d3 {sweep}"));
+        assert!(g.piece_at(h("e3")).is_none() && g.piece_at(h("c3")).is_none());
+        assert_eq!(g.grails(Side::Blue), 10, "{sweep}");
+    }
+    // An Angel left standing refunds the Militia's 1.
+    let mut g = arena("g", &with_kings("gBl@d3,bAn@e3,bMi@c3=1"));
+    play(&mut g, "act@d3 sweep@c3,e3");
+    assert_eq!(blood(&g, "e3"), 5);
+    assert_eq!(g.grails(Side::Blue), 11);
+}
+
 #[test]
 fn power_vanguard_bulwark() {
     let mut g = arena("g", &with_kings("gBl@d3,bPk@e3,bVa@f3"));
