@@ -1028,7 +1028,7 @@ impl State {
                 if let Some(i) = side.to_place.iter().position(|x| x == c) {
                     side.to_place.remove(i);
                 }
-                self.place_pawn(p, *c);
+                self.place_pawn(p, *c, opts);
                 self.auto_place(opts);
             }
             Action::Move(from, to) => {
@@ -1287,7 +1287,7 @@ impl State {
         });
     }
 
-    fn place_pawn(&mut self, p: u8, c: CardId) {
+    fn place_pawn(&mut self, p: u8, c: CardId, opts: &LythariaOptions) {
         let color = self.color(p);
         let n = 7usize
             .saturating_sub(self.sides[p as usize].to_place.len())
@@ -1298,7 +1298,9 @@ impl State {
             (6, 7 - n)
         };
         let sq = Square::ALL[rank * 8 + file];
-        let face_down = self.units.first().is_none_or(|u| !u.face_up);
+        // From the option, not from the troops already placed: Pawn Wars has
+        // no back row to copy the face from.
+        let face_down = opts.face_down;
         let uid = self.next_uid;
         self.next_uid += 1;
         self.units.push(Unit {
@@ -1336,7 +1338,7 @@ impl State {
                 1 => {
                     let c = distinct[0];
                     self.sides[p as usize].to_place.pop();
-                    self.place_pawn(p, c);
+                    self.place_pawn(p, c, opts);
                 }
                 _ => return,
             }
@@ -1519,15 +1521,30 @@ impl State {
             d.damage += to_def;
         }
         self.reap(opts);
-        if self.outcome.is_some() {
-            return;
-        }
+        let ended = self.outcome.is_some() || self.stage == Stage::TieBreak;
+        // "If an attack is successful the defender is removed from the board
+        // and the attacking troop occupies the defender's square": also when
+        // that kill ended the game (a Pawn Wars Pawn that wins its way onto
+        // the far rank scores before the result is taken).
         if self.idx_uid(d_uid).is_none()
             && let Some(ai) = self.idx_uid(a_uid)
         {
             self.units[ai].at = Sq(to);
             if self.duel.is_none() {
-                self.after_arrival(ai, opts);
+                if !ended {
+                    // Taking the square may leave an aura (reading 32).
+                    self.reap(opts);
+                    if let Some(ai) = self.idx_uid(a_uid)
+                        && self.outcome.is_none()
+                        && self.stage != Stage::TieBreak
+                    {
+                        self.after_arrival(ai, opts);
+                    }
+                } else if opts.mode == Mode::PawnWars && self.outcome.is_some() {
+                    self.outcome = None;
+                    self.after_arrival(ai, opts);
+                    self.check_end(opts);
+                }
             }
         }
     }

@@ -815,3 +815,94 @@ fn mana_gain(effects: &[tabula_lytharia::cards::Effect]) -> i32 {
         .map(|e| e.amount)
         .sum()
 }
+
+// ------------------------------------------- found by the differential test
+
+/// "If an attack is successful the defender is removed from the board and the
+/// attacking troop occupies the defender's square", also when the kill ends
+/// the game: a Pawn Wars Pawn that kills the last enemy troop on the far rank
+/// survives there and scores its point before the result is taken.
+#[test]
+fn a_winning_attack_takes_the_square_even_when_it_ends_the_game() {
+    let mut o = options("good", "evil");
+    o.set("mode", "pawn-wars").unwrap();
+    let mut g = Lytharia::from_text(&blank().to_text(), &o).unwrap();
+    g.edit(|st| st.units.clear());
+    put(&mut g, 0, "stoneborn-pikeman", "d7");
+    put(&mut g, 1, "cave-grub", "e8");
+    g.edit(|st| {
+        st.sides[1].points = 1;
+        st.sides[1].kills = 0;
+        st.sides[0].kills = 0;
+    });
+    act(&mut g, "d7xe8");
+    assert!(
+        unit(&g, "e8").is_none(),
+        "the Pawn scored and left the board"
+    );
+    assert_eq!(g.state().sides[0].points, 1);
+    // 1-1 on points; seat 0 killed the Grub (3): seat 0 wins.
+    assert_eq!(
+        g.to_act().outcome(),
+        Some(Outcome::win(Team(0), EndReason::Points))
+    );
+
+    // Full game: the attacker stands on the dead King's square.
+    let mut g = blank();
+    put(&mut g, 0, "bronn", "g8");
+    edit_unit(&mut g, "h8", |u| u.damage = 10);
+    act(&mut g, "g8xh8");
+    assert_eq!(
+        g.to_act().outcome(),
+        Some(Outcome::win(Team(0), EndReason::KingCaptured))
+    );
+    assert_eq!(unit(&g, "h8").map(|u| u.uid), unit_uid(&g, "bronn"));
+    assert!(unit(&g, "g8").is_none());
+}
+
+fn unit_uid(g: &Lytharia, card: &str) -> Option<u32> {
+    let c = id(card);
+    g.state().units.iter().find(|u| u.card == c).map(|u| u.uid)
+}
+
+/// Reading 32 for the square taken by a winning attack: the attacker that
+/// leaves Thane Orvik's +1 Def aura by taking the square dies there if its
+/// damage reaches its Def again.
+#[test]
+fn a_winning_attacker_that_leaves_an_aura_by_taking_the_square_dies() {
+    let mut g = blank();
+    put(&mut g, 0, "warden-esselde", "b2");
+    edit_unit(&mut g, "b2", |u| u.damage = 6);
+    put(&mut g, 1, "cave-grub", "c3");
+    assert_eq!(stats_at(&g, "b2").def, 10, "Orvik on a1 is adjacent");
+    // 6 + 3 = 9 damage: alive on b2 (Def 10), dead on c3 (Def 9).
+    act(&mut g, "b2xc3");
+    assert!(unit(&g, "c3").is_none(), "Esselde died leaving the aura");
+    assert!(unit(&g, "b2").is_none());
+    assert_eq!(g.state().sides[0].crypt, vec![id("warden-esselde")]);
+    assert_eq!(g.state().sides[1].kills, 14);
+}
+
+/// `face-down=off` holds in Pawn Wars too (there is no back row there; the
+/// Pawns were placed face down whatever the option said).
+#[test]
+fn pawn_wars_pawns_are_placed_face_up_with_face_down_off() {
+    let mut o = options("good", "evil");
+    o.set("mode", "pawn-wars").unwrap();
+    o.set("face-down", "off").unwrap();
+    let mut g = Lytharia::new(&o);
+    let mut rng = tabula_core::GameRng::from_seed(tabula_core::Seed(3));
+    while g.state().stage != Stage::Main {
+        let a = match g.to_act() {
+            ToAct::Chance => g.sample_chance(&mut rng).unwrap(),
+            _ => {
+                let mut v = Vec::new();
+                g.legal_actions(&mut v);
+                v[0].clone()
+            }
+        };
+        g.apply(&a).unwrap();
+    }
+    assert_eq!(g.state().units.len(), 16);
+    assert!(g.state().units.iter().all(|u| u.face_up));
+}
