@@ -1369,6 +1369,9 @@ impl State {
         }
         for side in &mut self.sides {
             side.harnessed = false;
+            // Harnessed mana "must be used immediately … any unused mana is
+            // lost": also a responder's pool left over from the last turn.
+            side.spell_pool = 0;
             side.hold = false;
             let (keep, gone): (Vec<Enchant>, Vec<Enchant>) = std::mem::take(&mut side.enchants)
                 .into_iter()
@@ -1520,33 +1523,40 @@ impl State {
             d.face_up = true;
             d.damage += to_def;
         }
-        self.reap(opts);
-        let ended = self.outcome.is_some() || self.stage == Stage::TieBreak;
+        let mut died = self.remove_dead();
         // "If an attack is successful the defender is removed from the board
-        // and the attacking troop occupies the defender's square": also when
-        // that kill ended the game (a Pawn Wars Pawn that wins its way onto
-        // the far rank scores before the result is taken).
+        // and the attacking troop occupies the defender's square", also when
+        // that kill ends the game; the result is taken once the attacker has
+        // arrived.
         if self.idx_uid(d_uid).is_none()
             && let Some(ai) = self.idx_uid(a_uid)
         {
             self.units[ai].at = Sq(to);
             if self.duel.is_none() {
-                if !ended {
-                    // Taking the square may leave an aura (reading 32).
-                    self.reap(opts);
-                    if let Some(ai) = self.idx_uid(a_uid)
-                        && self.outcome.is_none()
-                        && self.stage != Stage::TieBreak
-                    {
-                        self.after_arrival(ai, opts);
-                    }
-                } else if opts.mode == Mode::PawnWars && self.outcome.is_some() {
-                    self.outcome = None;
+                // Taking the square may leave an aura (reading 32).
+                died |= self.remove_dead();
+                // A Pawn Wars Pawn arriving on the far rank scores before the
+                // result is taken; in the full game a Pawn promotes only if
+                // play goes on.
+                if let Some(ai) = self.idx_uid(a_uid)
+                    && (opts.mode == Mode::PawnWars || self.both_kings_stand())
+                {
                     self.after_arrival(ai, opts);
-                    self.check_end(opts);
                 }
             }
         }
+        if died {
+            self.check_end(opts);
+        }
+    }
+
+    /// Whether each side still has its King on the board.
+    fn both_kings_stand(&self) -> bool {
+        [0, 1].iter().all(|&p| {
+            self.units
+                .iter()
+                .any(|u| u.owner == p && u.troop().role == Role::King)
+        })
     }
 
     fn drop_enchants_on(&mut self, uid: u32) {
@@ -1560,39 +1570,47 @@ impl State {
     }
 
     /// Removes every troop whose damage reached its Def, then checks the end.
+    /// Removes every troop whose damage reached its Def and, if any died,
+    /// takes the result if the game is over.
     fn reap(&mut self, opts: &LythariaOptions) {
-        let mut dead = Vec::new();
-        for u in &self.units {
-            if u.damage >= self.stats(u).def {
-                dead.push(u.uid);
+        if self.remove_dead() {
+            self.check_end(opts);
+        }
+    }
+
+    /// Removes every troop whose damage reached its Def, again and again,
+    /// since a death may take an aura that held others up (reading 32);
+    /// says whether any died.
+    fn remove_dead(&mut self) -> bool {
+        let mut any = false;
+        loop {
+            let dead: Vec<u32> = self
+                .units
+                .iter()
+                .filter(|u| u.damage >= self.stats(u).def)
+                .map(|u| u.uid)
+                .collect();
+            if dead.is_empty() {
+                return any;
+            }
+            any = true;
+            for uid in dead {
+                let Some(i) = self.idx_uid(uid) else {
+                    continue;
+                };
+                let u = self.units.remove(i);
+                let t = u.troop();
+                let owner = u.owner as usize;
+                self.sides[1 - owner].kills += t.power;
+                self.sides[owner].crypt.push(u.card);
+                self.sides[owner].nether.extend(u.equipment.iter().copied());
+                self.drop_enchants_on(u.uid);
+                if self.promoting == Some(u.uid) {
+                    self.promoting = None;
+                    self.stage = Stage::Main;
+                }
             }
         }
-        if dead.is_empty() {
-            return;
-        }
-        let mut kings_dead = [false; 2];
-        for uid in &dead {
-            let Some(i) = self.idx_uid(*uid) else {
-                continue;
-            };
-            let u = self.units.remove(i);
-            let t = u.troop();
-            if t.role == Role::King {
-                kings_dead[u.owner as usize] = true;
-            }
-            let owner = u.owner as usize;
-            self.sides[1 - owner].kills += t.power;
-            self.sides[owner].crypt.push(u.card);
-            self.sides[owner].nether.extend(u.equipment.iter().copied());
-            self.drop_enchants_on(u.uid);
-            if self.promoting == Some(u.uid) {
-                self.promoting = None;
-                self.stage = Stage::Main;
-            }
-        }
-        // Auras may have held others up.
-        self.reap(opts);
-        self.check_end(opts);
     }
 
     fn check_end(&mut self, opts: &LythariaOptions) {

@@ -557,6 +557,29 @@ fn harnessing_once_per_turn_for_spells_only_and_spent_at_once() {
     assert_eq!(g.state().sides[0].mana, 0);
 }
 
+#[test]
+fn a_responders_unspent_harnessed_mana_is_lost_when_the_turn_ends() {
+    // Found by the differential test: mana harnessed in a response and not
+    // all spent stayed in the responder's pool into their own turn. The book:
+    // "This mana must be used immediately … any unused mana is lost."
+    let mut g = blank();
+    g.edit(|st| st.sides[1].mana = 0);
+    put(&mut g, 0, "stoneborn-militia", "c3");
+    put(&mut g, 1, "deepdark-cultist", "d5");
+    give(&mut g, 0, &["firebolt"]);
+    give(&mut g, 1, &["lightning-bolt", "arcane-missile"]);
+    act(&mut g, "cast firebolt @d5");
+    act(&mut g, "harness lightning-bolt");
+    assert_eq!(g.state().sides[1].spell_pool, 2);
+    act(&mut g, "cast arcane-missile @c3");
+    assert_eq!(g.state().sides[1].spell_pool, 1);
+    act(&mut g, "pass");
+    act(&mut g, "a1-a2");
+    act(&mut g, "end");
+    assert_eq!(g.state().active, 1);
+    assert_eq!(g.state().sides[1].spell_pool, 0, "unused mana is lost");
+}
+
 // ---------------------------------------------------------------- equipment
 
 #[test]
@@ -881,6 +904,34 @@ fn a_winning_attacker_that_leaves_an_aura_by_taking_the_square_dies() {
     assert!(unit(&g, "b2").is_none());
     assert_eq!(g.state().sides[0].crypt, vec![id("warden-esselde")]);
     assert_eq!(g.state().sides[1].kills, 14);
+}
+
+/// Found by the differential test: when the attack killed the enemy King,
+/// the winning attacker took the square but was not checked again, so it
+/// lived on with damage at its Def after leaving an aura (reading 32). The
+/// final position (crypt, kills) must be the same as when no King dies.
+#[test]
+fn a_winning_attacker_that_kills_the_king_and_leaves_an_aura_still_dies() {
+    let mut g = blank();
+    put(&mut g, 0, "warden-esselde", "b2");
+    edit_unit(&mut g, "b2", |u| u.damage = 2);
+    edit_unit(&mut g, "h8", |u| {
+        u.at = sq("c3");
+        u.damage = 10;
+    });
+    assert_eq!(stats_at(&g, "b2").def, 10, "Orvik on a1 is adjacent");
+    // 2 + 7 = 9 damage: alive on b2 (Def 10), dead on c3 (Def 9).
+    act(&mut g, "b2xc3");
+    assert!(matches!(g.to_act(), ToAct::Over { .. }), "Vorzak is dead");
+    assert!(unit(&g, "c3").is_none(), "Esselde died leaving the aura");
+    assert!(g.state().sides[0].crypt.contains(&id("warden-esselde")));
+    assert_eq!(g.state().sides[1].kills, 14);
+    assert_eq!(
+        g.to_act(),
+        ToAct::Over {
+            outcome: Outcome::win(Team(0), EndReason::KingCaptured)
+        }
+    );
 }
 
 /// `face-down=off` holds in Pawn Wars too (there is no back row there; the
