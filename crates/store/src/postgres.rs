@@ -8,8 +8,8 @@ use postgres::{Client, NoTls, Statement, Transaction};
 use tabula_core::Outcome;
 
 use crate::store::{
-    Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, game_from, outcome_from,
-    ply_column, reason_text,
+    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, game_from,
+    outcome_from, ply_column, reason_text,
 };
 
 /// The schema, one migration per entry (entry `i` takes version `i` to
@@ -295,6 +295,7 @@ impl Store for PgStore {
 
     fn load_game(&self, game: GameKey) -> Result<StoredGame, StoreError> {
         let mut conn = self.conn();
+        // One snapshot for header, seats, actions and result.
         let mut tx = conn
             .client
             .build_transaction()
@@ -311,91 +312,45 @@ impl Store for PgStore {
         else {
             return Err(StoreError::NotFound(game));
         };
-        let id: String = row.get(0);
-        let options: String = row.get(1);
-        let seed: Option<String> = row.get(2);
-        let start: Option<String> = row.get(3);
-        let date: Option<String> = row.get(4);
-        let tags: String = row.get(5);
-        let next_ply: i64 = row.get(6);
-        let options: Vec<(String, String)> = serde_json::from_str(&options)
-            .map_err(|e| StoreError::Corrupt(format!("game {game} options: {e}")))?;
-        let tags: Vec<(String, String)> = serde_json::from_str(&tags)
-            .map_err(|e| StoreError::Corrupt(format!("game {game} tags: {e}")))?;
-        let seed = match seed {
-            None => None,
-            Some(s) => Some(
-                s.parse::<u64>()
-                    .map_err(|_| StoreError::Corrupt(format!("game {game} seed '{s}'")))?,
-            ),
-        };
-        let mut players = Vec::new();
-        for row in tx
+        let seats = tx
             .query(
                 "SELECT seat, name FROM seats WHERE game_id = $1 ORDER BY seat",
                 &[&game.0],
             )
             .map_err(db)?
-        {
-            let seat: i32 = row.get(0);
-            let seat =
-                usize::try_from(seat).map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?;
-            if players.len() <= seat {
-                players.resize(seat + 1, "?".to_owned());
-            }
-            players[seat] = row.get(1);
-        }
-        let mut actions: Vec<String> = Vec::new();
-        for row in tx
+            .iter()
+            .map(|r| (i64::from(r.get::<_, i32>(0)), r.get(1)))
+            .collect();
+        let actions = tx
             .query(
                 "SELECT ply, text FROM actions WHERE game_id = $1 ORDER BY ply",
                 &[&game.0],
             )
             .map_err(db)?
-        {
-            let ply: i64 = row.get(0);
-            if ply != actions.len() as i64 {
-                return Err(StoreError::Corrupt(format!(
-                    "game {game}: ply {} is missing",
-                    actions.len()
-                )));
-            }
-            actions.push(row.get(1));
-        }
-        if actions.len() as i64 != next_ply {
-            return Err(StoreError::Corrupt(format!(
-                "game {game}: {} actions stored but next ply is {next_ply}",
-                actions.len()
-            )));
-        }
-        let result = match tx
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        let result = tx
             .query_opt(
                 "SELECT winner, reason FROM results WHERE game_id = $1",
                 &[&game.0],
             )
             .map_err(db)?
-        {
-            None => None,
-            Some(row) => Some(outcome_from(
-                row.get::<_, Option<i32>>(0).map(i64::from),
-                row.get(1),
-            )?),
-        };
+            .map(|r| (r.get::<_, Option<i32>>(0).map(i64::from), r.get(1)));
         tx.commit().map_err(db)?;
-        Ok(StoredGame {
-            key: game,
-            header: NewGame {
-                game: Some(game_from(&id)?),
-                options,
-                seed,
-                players,
-                start,
-                date,
-                tags,
-            },
+        GameRows {
+            game: row.get(0),
+            options: row.get(1),
+            seed: row.get(2),
+            start: row.get(3),
+            date: row.get(4),
+            tags: row.get(5),
+            next_ply: row.get(6),
+            seats,
             actions,
             result,
-        })
+        }
+        .into_game(game)
     }
 
     fn list_games(&self) -> Result<Vec<GameSummary>, StoreError> {

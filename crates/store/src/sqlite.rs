@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use tabula_core::Outcome;
 
 use crate::store::{
-    Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, game_from, outcome_from,
-    ply_column, reason_text,
+    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, game_from,
+    outcome_from, ply_column, reason_text,
 };
 
 /// The schema, one migration per entry: entry `i` takes the database from
@@ -210,100 +210,40 @@ impl Store for SqliteStore {
         let mut conn = self.conn();
         // One read transaction: a consistent snapshot of header and actions.
         let tx = conn.transaction().map_err(db)?;
-        type Row = (
-            String,
-            String,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            i64,
-        );
-        let row: Option<Row> = tx
+        let rows = tx
             .query_row(
-                "SELECT game, options, seed, start, date, next_ply FROM games WHERE id = ?1",
+                "SELECT game, options, seed, start, date, tags, next_ply FROM games WHERE id = ?1",
                 params![game.0],
                 |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
+                    Ok(GameRows {
+                        game: r.get(0)?,
+                        options: r.get(1)?,
+                        seed: r.get(2)?,
+                        start: r.get(3)?,
+                        date: r.get(4)?,
+                        tags: r.get(5)?,
+                        next_ply: r.get(6)?,
+                        seats: Vec::new(),
+                        actions: Vec::new(),
+                        result: None,
+                    })
                 },
             )
             .optional()
             .map_err(db)?;
-        let Some((id, options, seed, start, date, next_ply)) = row else {
+        let Some(mut rows) = rows else {
             return Err(StoreError::NotFound(game));
         };
-        let options: Vec<(String, String)> = serde_json::from_str(&options)
-            .map_err(|e| StoreError::Corrupt(format!("game {game} options: {e}")))?;
-        let tags: String = tx
-            .query_row(
-                "SELECT tags FROM games WHERE id = ?1",
-                params![game.0],
-                |r| r.get(0),
-            )
-            .map_err(db)?;
-        let tags: Vec<(String, String)> = serde_json::from_str(&tags)
-            .map_err(|e| StoreError::Corrupt(format!("game {game} tags: {e}")))?;
-        let seed = match seed {
-            None => None,
-            Some(s) => Some(
-                s.parse::<u64>()
-                    .map_err(|_| StoreError::Corrupt(format!("game {game} seed '{s}'")))?,
-            ),
+        let pairs = |sql: &str| -> Result<Vec<(i64, String)>, StoreError> {
+            let mut stmt = tx.prepare(sql).map_err(db)?;
+            let rows = stmt
+                .query_map(params![game.0], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(db)?;
+            rows.collect::<Result<_, _>>().map_err(db)
         };
-        let mut players = Vec::new();
-        {
-            let mut stmt = tx
-                .prepare("SELECT seat, name FROM seats WHERE game_id = ?1 ORDER BY seat")
-                .map_err(db)?;
-            let rows = stmt
-                .query_map(params![game.0], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-                })
-                .map_err(db)?;
-            for row in rows {
-                let (seat, name) = row.map_err(db)?;
-                let seat = usize::try_from(seat)
-                    .map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?;
-                if players.len() <= seat {
-                    players.resize(seat + 1, "?".to_owned());
-                }
-                players[seat] = name;
-            }
-        }
-        let mut actions = Vec::new();
-        {
-            let mut stmt = tx
-                .prepare("SELECT ply, text FROM actions WHERE game_id = ?1 ORDER BY ply")
-                .map_err(db)?;
-            let rows = stmt
-                .query_map(params![game.0], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-                })
-                .map_err(db)?;
-            for row in rows {
-                let (ply, text) = row.map_err(db)?;
-                if ply != actions.len() as i64 {
-                    return Err(StoreError::Corrupt(format!(
-                        "game {game}: ply {} is missing",
-                        actions.len()
-                    )));
-                }
-                actions.push(text);
-            }
-        }
-        if actions.len() as i64 != next_ply {
-            return Err(StoreError::Corrupt(format!(
-                "game {game}: {} actions stored but next ply is {next_ply}",
-                actions.len()
-            )));
-        }
-        let result: Option<(Option<i64>, String)> = tx
+        rows.seats = pairs("SELECT seat, name FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        rows.actions = pairs("SELECT ply, text FROM actions WHERE game_id = ?1 ORDER BY ply")?;
+        rows.result = tx
             .query_row(
                 "SELECT winner, reason FROM results WHERE game_id = ?1",
                 params![game.0],
@@ -311,25 +251,8 @@ impl Store for SqliteStore {
             )
             .optional()
             .map_err(db)?;
-        let result = match result {
-            None => None,
-            Some((w, reason)) => Some(outcome_from(w, &reason)?),
-        };
         tx.finish().map_err(db)?;
-        Ok(StoredGame {
-            key: game,
-            header: NewGame {
-                game: Some(game_from(&id)?),
-                options,
-                seed,
-                players,
-                start,
-                date,
-                tags,
-            },
-            actions,
-            result,
-        })
+        rows.into_game(game)
     }
 
     fn list_games(&self) -> Result<Vec<GameSummary>, StoreError> {

@@ -240,8 +240,144 @@ pub(crate) fn ply_column(ply: u64) -> Result<i64, StoreError> {
     i64::try_from(ply).map_err(|_| StoreError::Invalid(format!("ply {ply} is out of range")))
 }
 
+/// A game's rows as either backend reads them, before checking.
+pub(crate) struct GameRows {
+    /// The `games` row: game id, options JSON, seed, start, date, tags
+    /// JSON, next ply.
+    pub game: String,
+    pub options: String,
+    pub seed: Option<String>,
+    pub start: Option<String>,
+    pub date: Option<String>,
+    pub tags: String,
+    pub next_ply: i64,
+    /// `(seat, name)` in seat order.
+    pub seats: Vec<(i64, String)>,
+    /// `(ply, text)` in ply order.
+    pub actions: Vec<(i64, String)>,
+    /// `(winner, reason)`, if a result is stored.
+    pub result: Option<(Option<i64>, String)>,
+}
+
+impl GameRows {
+    /// Checks the rows (JSON columns, seed, contiguous plies agreeing with
+    /// the game's next ply) and builds the stored game.
+    pub(crate) fn into_game(self, key: GameKey) -> Result<StoredGame, StoreError> {
+        let corrupt = |what: String| StoreError::Corrupt(format!("game {key}{what}"));
+        let options: Vec<(String, String)> =
+            serde_json::from_str(&self.options).map_err(|e| corrupt(format!(" options: {e}")))?;
+        let tags: Vec<(String, String)> =
+            serde_json::from_str(&self.tags).map_err(|e| corrupt(format!(" tags: {e}")))?;
+        let seed = match self.seed {
+            None => None,
+            Some(s) => Some(
+                s.parse::<u64>()
+                    .map_err(|_| corrupt(format!(" seed '{s}'")))?,
+            ),
+        };
+        let mut players = Vec::new();
+        for (seat, name) in self.seats {
+            let seat = usize::try_from(seat).map_err(|_| corrupt(format!(" seat {seat}")))?;
+            if players.len() <= seat {
+                players.resize(seat + 1, "?".to_owned());
+            }
+            players[seat] = name;
+        }
+        let mut actions = Vec::with_capacity(self.actions.len());
+        for (ply, text) in self.actions {
+            if ply != actions.len() as i64 {
+                return Err(corrupt(format!(": ply {} is missing", actions.len())));
+            }
+            actions.push(text);
+        }
+        if actions.len() as i64 != self.next_ply {
+            return Err(corrupt(format!(
+                ": {} actions stored but next ply is {}",
+                actions.len(),
+                self.next_ply
+            )));
+        }
+        let result = match self.result {
+            None => None,
+            Some((winner, reason)) => Some(outcome_from(winner, &reason)?),
+        };
+        Ok(StoredGame {
+            key,
+            header: NewGame {
+                game: Some(game_from(&self.game)?),
+                options,
+                seed,
+                players,
+                start: self.start,
+                date: self.date,
+                tags,
+            },
+            actions,
+            result,
+        })
+    }
+}
+
 /// A stored game id, checked.
 pub(crate) fn game_from(text: &str) -> Result<GameId, StoreError> {
     text.parse()
         .map_err(|_| StoreError::Corrupt(format!("unknown game '{text}'")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows() -> GameRows {
+        GameRows {
+            game: "chess".into(),
+            options: "[]".into(),
+            seed: Some("7".into()),
+            start: None,
+            date: None,
+            tags: r#"[["Event","x"]]"#.into(),
+            next_ply: 2,
+            seats: vec![(0, "Ada".into()), (1, "Bo".into())],
+            actions: vec![(0, "e2e4".into()), (1, "e7e5".into())],
+            result: Some((Some(1), "resignation".into())),
+        }
+    }
+
+    #[test]
+    fn rows_become_a_stored_game() {
+        let g = rows().into_game(GameKey(3)).unwrap();
+        assert_eq!(g.header.players, ["Ada", "Bo"]);
+        assert_eq!(g.header.seed, Some(7));
+        assert_eq!(g.actions, ["e2e4", "e7e5"]);
+        assert_eq!(
+            g.result,
+            Some(Outcome::win(Team(1), EndReason::Resignation))
+        );
+    }
+
+    #[test]
+    fn damaged_rows_are_corrupt_errors_naming_the_game() {
+        let corrupt = |r: GameRows| match r.into_game(GameKey(3)) {
+            Err(StoreError::Corrupt(m)) => m,
+            other => panic!("{other:?}"),
+        };
+        let mut r = rows();
+        r.actions.remove(0);
+        assert_eq!(corrupt(r), "game 3: ply 0 is missing");
+        let mut r = rows();
+        r.next_ply = 5;
+        assert_eq!(corrupt(r), "game 3: 2 actions stored but next ply is 5");
+        let mut r = rows();
+        r.seed = Some("x".into());
+        assert_eq!(corrupt(r), "game 3 seed 'x'");
+        let mut r = rows();
+        r.options = "{".into();
+        assert!(corrupt(r).starts_with("game 3 options: "));
+        let mut r = rows();
+        r.game = "go".into();
+        assert_eq!(corrupt(r), "unknown game 'go'");
+        let mut r = rows();
+        r.result = Some((None, "bored".into()));
+        assert_eq!(corrupt(r), "unknown end reason 'bored'");
+    }
 }
