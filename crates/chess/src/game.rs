@@ -476,3 +476,6 @@ impl Game for Chess {
         self.player_name(Player(team.0))
     }
 }
+
+// Temporary JSON form: the canonical text (see docs/protocol.md).
+tabula_core::serde_as_text!(ChessAction);

@@ -302,7 +302,7 @@ fn unchecked_positions_for_variants() {
                 c.play_unchecked(m);
                 c.legal_moves().len() as u64
             })
-            .sum()
+            .sum::<u64>()
     );
 
     // The side not to move left in check: its king can simply be taken.

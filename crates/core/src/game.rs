@@ -7,6 +7,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use serde::de::DeserializeOwned;
+
+use crate::protocol::{Catalog, Event, EventKind, FaultKind, Gesture, GestureKind, Holding, Zone};
 use crate::{GameId, GameRng, Options, Outcome, Player, Probability, Seating, Team};
 
 /// Who makes the next decision.
@@ -91,7 +94,21 @@ pub enum Viewer {
 pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// One atomic decision. `Display`/`FromStr` give the context-free canonical
     /// form (chess: UCI); [`Game::action_notation`] gives the book's notation.
-    type Action: Clone + Debug + Display + FromStr + PartialEq + Eq + Hash + Send + Sync + 'static;
+    ///
+    /// The JSON form (`Serialize`/`Deserialize`) is stable and documented in
+    /// `docs/protocol.md`; it is what the server and the page exchange.
+    type Action: Clone
+        + Debug
+        + Display
+        + FromStr
+        + PartialEq
+        + Eq
+        + Hash
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync
+        + 'static;
     /// House rules, variants and scenario choice; `Default` is the book's game.
     type Options: Options;
     /// What one viewer may see, serializable to JSON for the server and UI.
@@ -103,6 +120,9 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 
     /// The game's id.
     const ID: GameId;
+    /// Whether the rule book allows a draw by agreement (an offer the other
+    /// side accepts); `docs/rules/<game>.md` says where.
+    const DRAW_BY_AGREEMENT: bool = false;
     /// Whether some of the state is hidden from some player. When false, every
     /// view shows the whole state and [`Game::determinize`] is a clone.
     const HIDDEN_INFORMATION: bool = false;
@@ -209,6 +229,56 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// How a team is called in results ("White", "North and South").
     fn team_name(&self, team: Team) -> String {
         format!("Team {}", team.0 + 1)
+    }
+
+    /// A 64-bit key of everything the rules observe: equal states have equal
+    /// keys. Transposition tables and the merging of chance outcomes that
+    /// reach the same state use it. The default hashes the position text.
+    fn key(&self) -> u64 {
+        crate::protocol::fnv1a(self.to_text().as_bytes())
+    }
+
+    /// How a person picks `action` (legal here) by clicking.
+    fn gesture(&self, action: &Self::Action) -> Gesture {
+        Gesture::button(GestureKind::Pass, &action.to_string(), action.to_string())
+    }
+
+    /// What `player` holds that `viewer` may know (money, mana, hand size).
+    fn holdings(&self, player: Player, viewer: Viewer) -> Vec<Holding> {
+        let _ = (player, viewer);
+        Vec::new()
+    }
+
+    /// The zones off the board (hands, Reserves, the Bank) as `viewer` may
+    /// see them; every item a gesture names is in one of them.
+    fn zones(&self, viewer: Viewer) -> Vec<Zone> {
+        let _ = viewer;
+        Vec::new()
+    }
+
+    /// What happened when `action` took `self` to `after`, as `viewer` may
+    /// know it.
+    fn events(&self, action: &Self::Action, after: &Self, viewer: Viewer) -> Vec<Event> {
+        let _ = after;
+        vec![Event::new(EventKind::Move, self.action_notation_for(action, viewer))]
+    }
+
+    /// What never changes during a game under `options`.
+    fn catalog(options: &Self::Options) -> Catalog {
+        let _ = options;
+        Catalog {
+            game: Self::ID,
+            title: Self::ID.title().to_owned(),
+            board: crate::protocol::BoardShape::squares(8, 8),
+            pieces: Vec::new(),
+            extra: serde_json::Value::Null,
+        }
+    }
+
+    /// Why `error` refused an action: unreadable, illegal or ambiguous.
+    fn fault_kind(error: &Self::ActionError) -> FaultKind {
+        let _ = error;
+        FaultKind::Illegal
     }
 
     /// A sentence for an outcome: "White wins by checkmate", "Draw by stalemate".

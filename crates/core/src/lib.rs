@@ -30,6 +30,7 @@ mod outcome;
 pub mod perft;
 mod player;
 mod prob;
+pub mod protocol;
 mod rng;
 
 pub use game::{ChanceModel, Game, ToAct, Viewer};
@@ -39,3 +40,23 @@ pub use outcome::{EndReason, GameResult, Outcome};
 pub use player::{Player, Seating, Team};
 pub use prob::{Probability, ProbabilityError};
 pub use rng::{GameRng, Seed};
+
+/// Gives an action type the JSON form of its canonical text (a JSON string),
+/// through its `Display` and `FromStr`.
+#[macro_export]
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl ::serde::Serialize for $t {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $t {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <String as ::serde::Deserialize>::deserialize(d)?;
+                text.parse().map_err(::serde::de::Error::custom)
+            }
+        }
+    };
+}

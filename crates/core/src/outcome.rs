@@ -35,6 +35,45 @@ pub enum EndReason {
     Points,
 }
 
+impl EndReason {
+    /// Every reason, in a fixed order.
+    pub const ALL: [EndReason; 11] = [
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::Repetition,
+        EndReason::NoProgress,
+        EndReason::InsufficientMaterial,
+        EndReason::DrawClaimed,
+        EndReason::Agreement,
+        EndReason::Resignation,
+        EndReason::KingCaptured,
+        EndReason::Timeout,
+        EndReason::Points,
+    ];
+
+    /// The stable id written in records, the store and JSON (`no-progress`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Repetition => "repetition",
+            EndReason::NoProgress => "no-progress",
+            EndReason::InsufficientMaterial => "insufficient-material",
+            EndReason::DrawClaimed => "draw-claimed",
+            EndReason::Agreement => "agreement",
+            EndReason::Resignation => "resignation",
+            EndReason::KingCaptured => "king-captured",
+            EndReason::Timeout => "timeout",
+            EndReason::Points => "points",
+        }
+    }
+
+    /// The reason with this id.
+    pub fn from_id(id: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.id() == id)
+    }
+}
+
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -102,6 +141,13 @@ impl Outcome {
         }
     }
 
+    /// `player` resigned: the other team wins (a partner's resignation
+    /// loses for the whole team). `None` when `player` is not seated.
+    pub fn resignation(seating: &Seating, player: Player) -> Option<Self> {
+        crate::protocol::resignation_winner(seating, player)
+            .map(|team| Outcome::win(team, EndReason::Resignation))
+    }
+
     /// The result for one team.
     pub fn result_for_team(&self, team: Team) -> GameResult {
         match self.winner {
@@ -126,5 +172,29 @@ impl fmt::Display for Outcome {
             Some(team) => write!(f, "team {} wins by {}", team.0 + 1, self.reason),
             None => write!(f, "draw by {}", self.reason),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reason_ids_match_their_json_and_parse_back() {
+        for r in EndReason::ALL {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.id());
+            assert_eq!(EndReason::from_id(r.id()), Some(r));
+        }
+        assert_eq!(EndReason::from_id("boredom"), None);
+    }
+
+    #[test]
+    fn resignation_respects_teams() {
+        let doubles = Seating::with_teams(vec![Team(0), Team(1), Team(0), Team(1)]);
+        assert_eq!(
+            Outcome::resignation(&doubles, Player(2)),
+            Some(Outcome::win(Team(1), EndReason::Resignation))
+        );
+        assert_eq!(Outcome::resignation(&doubles, Player(9)), None);
     }
 }

@@ -265,3 +265,5 @@ fn illegal_actions_change_nothing() {
     );
     assert_eq!(race, before);
 }
+
+tabula_core::serde_as_text!(RaceAction);

@@ -396,3 +396,6 @@ mod tests {
         }
     }
 }
+
+// Temporary JSON form: the canonical text (see docs/protocol.md).
+tabula_core::serde_as_text!(Action);

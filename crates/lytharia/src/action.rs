@@ -269,3 +269,6 @@ impl FromStr for Action {
         Ok(a)
     }
 }
+
+// Temporary JSON form: the canonical text (see docs/protocol.md).
+tabula_core::serde_as_text!(Action);
