@@ -12,7 +12,6 @@
 //! | buy a weapon | `buy-new-` or `buy-reissued-` weapon | `buy-new-R`, `buy-reissued-S` |
 //! | end the current optional phase | `end` | `end` |
 //! | claim the fifty-moves draw | `draw` | `draw` |
-//! | resign | `resign` | `resign` |
 
 use std::fmt;
 use std::str::FromStr;
@@ -99,8 +98,6 @@ pub enum Action {
     End,
     /// Claims the fifty-moves draw (option `fifty-moves=claim`).
     ClaimDraw,
-    /// Resigns: the other team wins.
-    Resign,
 }
 
 /// Text that is not an action in any form this game reads.
@@ -144,7 +141,6 @@ impl fmt::Display for Action {
             },
             Action::End => f.write_str("end"),
             Action::ClaimDraw => f.write_str("draw"),
-            Action::Resign => f.write_str("resign"),
         }
     }
 }
@@ -196,7 +192,6 @@ pub(crate) fn parse_rough(text: &str) -> Result<Rough, ActionParseError> {
         "pass" => return Ok(Rough::Exact(Action::Pass)),
         "end" => return Ok(Rough::Exact(Action::End)),
         "draw" => return Ok(Rough::Exact(Action::ClaimDraw)),
-        "resign" => return Ok(Rough::Exact(Action::Resign)),
         "buy-w" => {
             return Ok(Rough::Exact(Action::Buy {
                 item: Purchase::Warrior,
@@ -310,7 +305,6 @@ mod tests {
             "buy-reissued-S",
             "end",
             "draw",
-            "resign",
         ] {
             let a: Action = text.parse().unwrap();
             assert_eq!(a.to_string(), text);
@@ -321,7 +315,7 @@ mod tests {
     fn bad_text_is_refused_with_a_reason() {
         for text in [
             "", "W@", "W@i9", "Q@d4", "e4", "e4-", "e4-e5Q", "e4-e5NN", "buy-Q", "+W@e4N", "é4",
-            "@", "e4e5",
+            "@", "e4e5", "resign",
         ] {
             assert!(text.parse::<Action>().is_err(), "{text}");
         }

@@ -124,7 +124,6 @@ impl Warrior {
         let other = Team(1 - me.0);
         match self.phase {
             Phase::Over(Ending::KingCaptured) => Some(Outcome::win(me, EndReason::KingCaptured)),
-            Phase::Over(Ending::Resigned) => Some(Outcome::win(other, EndReason::Resignation)),
             Phase::Over(Ending::NoMovement) => Some(Outcome::win(other, EndReason::Stalemate)),
             Phase::Over(Ending::FiftyMoves) => Some(Outcome::draw(EndReason::NoProgress)),
             Phase::Over(Ending::DrawClaimed) => Some(Outcome::draw(EndReason::DrawClaimed)),
@@ -350,12 +349,17 @@ impl Game for Warrior {
 
     fn describe_outcome(&self, outcome: &Outcome) -> String {
         let winner = outcome.winner.map(|t| self.team_name(t));
+        // A doubles team is two players: "Red and Green win".
+        let wins = if self.player_count() == 2 {
+            "wins"
+        } else {
+            "win"
+        };
         let mover = self.to_move.name();
         match (winner, outcome.reason) {
-            (Some(w), EndReason::KingCaptured) => format!("{w} wins: {mover} captured a King"),
-            (Some(w), EndReason::Resignation) => format!("{w} wins: {mover} resigned"),
+            (Some(w), EndReason::KingCaptured) => format!("{w} {wins}: {mover} captured a King"),
             (Some(w), EndReason::Stalemate) => {
-                format!("{w} wins: {mover} had no legal movement")
+                format!("{w} {wins}: {mover} had no legal movement")
             }
             (None, EndReason::NoProgress) => {
                 "Draw: fifty movements each without a drop or a capture".to_owned()
@@ -363,7 +367,7 @@ impl Game for Warrior {
             (None, EndReason::DrawClaimed) => {
                 format!("Draw claimed by {mover}: fifty movements each without a drop or a capture")
             }
-            (Some(w), reason) => format!("{w} wins by {reason}"),
+            (Some(w), reason) => format!("{w} {wins} by {reason}"),
             (None, reason) => format!("Draw by {reason}"),
         }
     }

@@ -552,7 +552,6 @@ impl Warrior {
                 out.push(Action::End);
             }
         }
-        out.push(Action::Resign);
     }
 
     /// Plays `action`, assumed legal. Never panics, whatever the action.
@@ -670,7 +669,6 @@ impl Warrior {
                 Phase::Movement | Phase::Over(_) => {}
             },
             Action::ClaimDraw => self.phase = Phase::Over(Ending::DrawClaimed),
-            Action::Resign => self.phase = Phase::Over(Ending::Resigned),
         }
     }
 
@@ -841,7 +839,6 @@ impl Warrior {
                 }
             }
             Action::ClaimDraw => Illegal::NoDrawToClaim,
-            Action::Resign => Illegal::NotLegal,
         }
     }
 }

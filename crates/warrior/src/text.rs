@@ -17,7 +17,7 @@
 //!   Warriors and one Green.
 //! - **to-act**: the army letter of the player whose turn it is.
 //! - **phase**: `move`, `bonus`, `arm` or `buy`; once the game is over,
-//!   `king-captured`, `resigned`, `fifty-moves`, `draw-claimed` or
+//!   `king-captured`, `fifty-moves`, `draw-claimed` or
 //!   `no-movement` (the to-act player is then the one whose turn ended it).
 //! - **money**: dollars per army in seat order, comma-separated.
 //! - **reserves**, **bank-new**, **bank-reissued**: per army in seat order,
@@ -258,7 +258,7 @@ impl Warrior {
             err(
                 Field::Phase,
                 fields[2],
-                "expected move, bonus, arm, buy, king-captured, resigned, fifty-moves, \
+                "expected move, bonus, arm, buy, king-captured, fifty-moves, \
                  draw-claimed or no-movement",
             )
         })?;

@@ -611,8 +611,6 @@ impl Bank {
 pub enum Ending {
     /// The player to act captured a King of the other team.
     KingCaptured,
-    /// The player to act resigned; the other team wins.
-    Resigned,
     /// Fifty movements each without a drop or a capture (automatic).
     FiftyMoves,
     /// Fifty movements each without a drop or a capture, claimed by the
@@ -650,7 +648,6 @@ impl Phase {
             Phase::Arming => "arm",
             Phase::Buying => "buy",
             Phase::Over(Ending::KingCaptured) => "king-captured",
-            Phase::Over(Ending::Resigned) => "resigned",
             Phase::Over(Ending::FiftyMoves) => "fifty-moves",
             Phase::Over(Ending::DrawClaimed) => "draw-claimed",
             Phase::Over(Ending::NoMovement) => "no-movement",
@@ -658,13 +655,12 @@ impl Phase {
     }
 
     /// Every phase and ending, for parsing.
-    pub const ALL: [Phase; 9] = [
+    pub const ALL: [Phase; 8] = [
         Phase::Movement,
         Phase::BonusDrops,
         Phase::Arming,
         Phase::Buying,
         Phase::Over(Ending::KingCaptured),
-        Phase::Over(Ending::Resigned),
         Phase::Over(Ending::FiftyMoves),
         Phase::Over(Ending::DrawClaimed),
         Phase::Over(Ending::NoMovement),

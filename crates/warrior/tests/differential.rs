@@ -5,7 +5,7 @@
 //! Reserves, money at the cap, the fifty-moves count near its limit), with
 //! action choices biased so the rare rules come up (captures of armed pieces
 //! and stacks, King captures, arming, buying reissued weapons, bonus drops,
-//! passes, the fifty-moves draw and its claim, resignation).
+//! passes, the fifty-moves draw and its claim).
 //!
 //! At every ply: the same legal actions (as sets of canonical texts, no
 //! duplicates in the engine's list), the same position text (all nine
@@ -126,7 +126,7 @@ struct Seen {
     positions: usize,
     children: usize,
     by_phase: [usize; 4],
-    played: [usize; 8],
+    played: [usize; 7],
     armed_captures: usize,
     stack_captures: usize,
     capped_bonus: usize,
@@ -147,7 +147,8 @@ const CAT_DROP: usize = 3;
 const CAT_MOVE: usize = 4;
 const CAT_END: usize = 5;
 const CAT_PASS: usize = 6;
-const CAT_RESIGN: usize = 7;
+/// The number of categories.
+const CATS: usize = 7;
 
 fn category(r: &RGame, a: RAction) -> usize {
     match a {
@@ -162,14 +163,13 @@ fn category(r: &RGame, a: RAction) -> usize {
         RAction::Move(..) => CAT_MOVE,
         RAction::End => CAT_END,
         RAction::Pass | RAction::Draw => CAT_PASS,
-        RAction::Resign => CAT_RESIGN,
     }
 }
 
 /// Action-choice styles.
 #[derive(Debug, Clone, Copy)]
 enum Style {
-    /// Every action alike (resignation rare).
+    /// Every action alike.
     Uniform,
     /// Captures, the King's above all.
     Aggressive,
@@ -181,32 +181,20 @@ enum Style {
 
 fn pick(rng: &mut GameRng, style: Style, r: &RGame, actions: &[RAction]) -> RAction {
     // Weights for: King capture, capture, arm/buy/bonus, drop, move, end,
-    // pass/draw, resign.
-    let weights: [u64; 8] = match style {
-        Style::Uniform => [0; 8],
-        Style::Aggressive => [40, 60, 30, 8, 10, 6, 5, 0],
-        Style::Builder => [10, 30, 60, 15, 10, 6, 5, 0],
-        Style::Quiet => [2, 2, 8, 1, 60, 25, 10, 0],
+    // pass/draw.
+    let weights: [u64; CATS] = match style {
+        Style::Uniform => [0; CATS],
+        Style::Aggressive => [40, 60, 30, 8, 10, 6, 5],
+        Style::Builder => [10, 30, 60, 15, 10, 6, 5],
+        Style::Quiet => [2, 2, 8, 1, 60, 25, 10],
     };
-    let mut by_cat: [Vec<RAction>; 8] = Default::default();
+    let mut by_cat: [Vec<RAction>; CATS] = Default::default();
     for &a in actions {
         by_cat[category(r, a)].push(a);
     }
-    // Resign now and then only, whatever the style.
-    if rng.below(500) == 0 {
-        return RAction::Resign;
-    }
-    let usable: Vec<usize> = (0..CAT_RESIGN).filter(|&c| !by_cat[c].is_empty()).collect();
-    if usable.is_empty() {
-        return RAction::Resign;
-    }
+    let usable: Vec<usize> = (0..CATS).filter(|&c| !by_cat[c].is_empty()).collect();
     if let Style::Uniform = style {
-        let all: Vec<RAction> = actions
-            .iter()
-            .copied()
-            .filter(|a| *a != RAction::Resign)
-            .collect();
-        return all[rng.below(all.len() as u64) as usize];
+        return actions[rng.below(actions.len() as u64) as usize];
     }
     let total: u64 = usable.iter().map(|&c| weights[c]).sum();
     let mut x = rng.below(total.max(1));
@@ -557,22 +545,24 @@ fn reference_perft_from_the_start() {
         g.text(),
         "3BK4/8/8/8/8/8/8/4RK3 R move 1,1 -,- W8r3n2b3s4,W8r3n2b3s4 -,- - 0"
     );
-    assert_eq!(g.perft(1), 68);
-    assert_eq!(g.perft(2), 4_494);
-    assert_eq!(g.perft(3), 295_640);
+    assert_eq!(g.perft(1), 67);
+    assert_eq!(g.perft(2), 4_427);
+    assert_eq!(g.perft(3), 291_213);
     let engine = Warrior::new(&WarriorOptions::default());
-    assert_eq!(engine.perft(3), 295_640);
-    assert_eq!(g.perft(4), 17_696_008);
-    assert_eq!(engine.perft(4), 17_696_008);
+    assert_eq!(engine.perft(3), 291_213);
+    assert_eq!(g.perft(4), 17_404_795);
+    assert_eq!(engine.perft(4), 17_404_795);
     let four = RRules { players: 4, ..two };
     let g4 = RGame::start(four);
     assert_eq!(
         g4.text(),
         "3GK4/8/8/7YK/BK7/8/8/4RK3 R move 1,1,0,1 -,-,-,- W8r3n2b3s4,W8r3n2b3s4,W8r3n2b3s4,W8r3n2b3s4 -,-,-,- - 0"
     );
-    assert_eq!(g4.perft(3), 246_740);
+    assert_eq!(g4.perft(1), 65);
+    assert_eq!(g4.perft(2), 4_165);
+    assert_eq!(g4.perft(3), 242_575);
     let engine4 = Warrior::new(&WarriorOptions::doubles());
-    assert_eq!(engine4.perft(3), 246_740);
+    assert_eq!(engine4.perft(3), 242_575);
     // Facing letters as the text writes them.
     assert_eq!(FACINGS, ['N', 'E', 'S', 'W']);
 }

@@ -16,7 +16,6 @@ struct Stats {
     games: usize,
     plies: usize,
     king_captured: usize,
-    resigned: usize,
     fifty: usize,
     claimed: usize,
     no_movement: usize,
@@ -131,7 +130,6 @@ fn playout(
                 assert!(actions.is_empty());
                 match game.phase() {
                     Phase::Over(Ending::KingCaptured) => stats.king_captured += 1,
-                    Phase::Over(Ending::Resigned) => stats.resigned += 1,
                     Phase::Over(Ending::FiftyMoves) => stats.fifty += 1,
                     Phase::Over(Ending::DrawClaimed) => stats.claimed += 1,
                     Phase::Over(Ending::NoMovement) => stats.no_movement += 1,
@@ -178,7 +176,7 @@ fn playout(
             }
         }
 
-        // Captures half the time; resignation almost never.
+        // Captures half the time.
         let captures: Vec<Action> = actions
             .iter()
             .copied()
@@ -193,7 +191,6 @@ fn playout(
                     Action::Capture { .. }
                         | Action::Drop { .. }
                         | Action::BonusDrop { .. }
-                        | Action::Resign
                         | Action::ClaimDraw
                 )
             })
@@ -208,16 +205,7 @@ fn playout(
         } else if !captures.is_empty() && rng.below(2) == 0 {
             captures[rng.below(captures.len() as u64) as usize]
         } else {
-            let choices: Vec<Action> = actions
-                .iter()
-                .copied()
-                .filter(|a| *a != Action::Resign || rng.below(3000) == 0)
-                .collect();
-            if choices.is_empty() {
-                Action::Resign
-            } else {
-                choices[rng.below(choices.len() as u64) as usize]
-            }
+            actions[rng.below(actions.len() as u64) as usize]
         };
         match pick {
             Action::Capture { .. } => stats.captures += 1,

@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use tabula_core::{EndReason, Game, Options, Outcome, Player, Seating, Team, ToAct};
 use tabula_warrior::{
-    Action, Army, Ending, FiftyMoves, Issue, Money, NoMovement, Phase, PieceKind, Players,
-    Purchase, Square, Warrior, WarriorOptions, Weapon, Weapons,
+    Action, ActionError, Army, Ending, FiftyMoves, Issue, Money, NoMovement, Phase, PieceKind,
+    Players, Purchase, Square, Warrior, WarriorOptions, Weapon, Weapons,
 };
 
 fn sq(s: &str) -> Square {
@@ -117,15 +117,14 @@ fn first_player_starts_with_nothing_and_collects_1_second_starts_with_1() {
 }
 
 /// "... and then makes his first move by either moving his King or dropping
-/// one of his Warriors": five King moves, 62 drops, and resignation.
+/// one of his Warriors": five King moves and 62 drops, nothing else.
 #[test]
 fn the_first_move_is_a_king_move_or_a_drop() {
     let g = Warrior::new(&two());
     let actions = legal(&g);
-    assert_eq!(actions.len(), 5 + 62 + 1);
+    assert_eq!(actions.len(), 5 + 62);
     assert_eq!(actions.iter().filter(|a| a.starts_with("W@")).count(), 62);
     assert_eq!(actions.iter().filter(|a| a.starts_with("e1-")).count(), 5);
-    assert_eq!(actions.last().unwrap(), "resign");
 }
 
 // ---------------------------------------------------------------- Collecting
@@ -230,9 +229,7 @@ fn exactly_one_compulsory_movement_per_turn() {
     assert_eq!(g.phase(), Phase::BonusDrops);
     let actions = legal(&g);
     assert!(
-        actions
-            .iter()
-            .all(|a| a.starts_with("+W@") || a == "end" || a == "resign"),
+        actions.iter().all(|a| a.starts_with("+W@") || a == "end"),
         "{actions:?}"
     );
     let e = refused(&mut g, "e2-e3");
@@ -805,7 +802,7 @@ fn capturing_the_king_wins() {
         "Red wins: Red captured a King"
     );
     let mut after = g.clone();
-    assert!(after.apply(&Action::Resign).is_err());
+    assert!(after.apply(&Action::End).is_err());
     assert_eq!(after, g);
 }
 
@@ -822,11 +819,14 @@ fn there_is_no_check() {
 }
 
 /// "A player with no hope of winning can resign during play on his turn. A
-/// player resigning gives his opponent an automatic win."
+/// player resigning gives his opponent an automatic win." Resigning is the
+/// table's action, open to every game (`Outcome::resignation`), not one of
+/// the game's decisions (D18): no phase offers `resign`, and the seating
+/// gives the win to the other side.
 #[test]
-fn resigning_on_ones_turn_gives_the_opponent_the_win() {
+fn resigning_is_the_tables_action_and_gives_the_opponent_the_win() {
     for phase in ["move", "bonus", "arm", "buy"] {
-        let mut g = setup(
+        let g = setup(
             &two(),
             &board(&[("e1", "RK"), ("d8", "BK"), ("a2", "RW")]),
             'R',
@@ -835,17 +835,14 @@ fn resigning_on_ones_turn_gives_the_opponent_the_win() {
             &["W1s1", "-"],
             &["-", "-"],
         );
-        assert!(is_legal(&g, "resign"), "{phase}");
-        play(&mut g, "resign");
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome::win(Team(1), EndReason::Resignation)),
+        assert!(!legal(&g).iter().any(|a| a.contains("resign")), "{phase}");
+        assert!(
+            matches!(g.parse_action("resign"), Err(ActionError::Unreadable(_))),
             "{phase}"
         );
-        assert_eq!(
-            g.describe_outcome(&g.outcome().unwrap()),
-            "Blue wins: Red resigned"
-        );
+        let outcome = Outcome::resignation(&g.seating(), Player(0)).unwrap();
+        assert_eq!(outcome, Outcome::win(Team(1), EndReason::Resignation));
+        assert_eq!(g.describe_outcome(&outcome), "Blue wins by resignation");
     }
 }
 
@@ -979,7 +976,7 @@ fn a_player_without_movement_passes_or_with_the_option_loses() {
     play(&mut g, "end");
     assert_eq!(g.to_move(), Army::Red);
     assert!(!g.has_movement());
-    assert_eq!(legal(&g), ["pass", "resign"]);
+    assert_eq!(legal(&g), ["pass"]);
     play(&mut g, "end"); // `end` reads as `pass` here
     assert_eq!(g.phase(), Phase::BonusDrops);
     play(&mut g, "+W@h1");
@@ -1141,16 +1138,24 @@ fn doubles_partners_neither_capture_nor_use_each_others_pieces() {
     assert_eq!(v.players.len(), 4);
 }
 
-/// A doubles player who resigns loses for the team (decision D18).
+/// A doubles player who resigns loses for the team (decision D18): the
+/// seating puts partners in one team.
 #[test]
 fn doubles_resignation_loses_for_the_team() {
-    let mut g = Warrior::new(&four());
-    play(&mut g, "e1-e2");
-    play(&mut g, "resign");
+    let g = Warrior::new(&four());
     assert_eq!(
-        g.outcome(),
+        Outcome::resignation(&g.seating(), Player(1)),
         Some(Outcome::win(Team(0), EndReason::Resignation)),
         "Blue resigned: Red and Green win"
+    );
+    assert_eq!(
+        Outcome::resignation(&g.seating(), Player(2)),
+        Some(Outcome::win(Team(1), EndReason::Resignation)),
+        "Green resigned: Blue and Yellow win"
+    );
+    assert_eq!(
+        g.describe_outcome(&Outcome::resignation(&g.seating(), Player(1)).unwrap()),
+        "Red and Green win by resignation"
     );
 }
 

@@ -144,9 +144,8 @@ pub enum RPhase {
     Over(&'static str),
 }
 
-const ENDINGS: [&str; 5] = [
+const ENDINGS: [&str; 4] = [
     "king-captured",
-    "resigned",
     "fifty-moves",
     "draw-claimed",
     "no-movement",
@@ -166,7 +165,6 @@ pub enum RAction {
     BuyReissued(usize),
     End,
     Draw,
-    Resign,
 }
 
 impl RAction {
@@ -192,7 +190,6 @@ impl RAction {
             }
             RAction::End => "end".into(),
             RAction::Draw => "draw".into(),
-            RAction::Resign => "resign".into(),
         }
     }
 }
@@ -532,7 +529,6 @@ impl RGame {
         if self.phase != RPhase::Move {
             v.push(RAction::End);
         }
-        v.push(RAction::Resign);
         v
     }
 
@@ -582,7 +578,6 @@ impl RGame {
     pub fn play(&mut self, a: RAction) {
         let me = self.to_act;
         match a {
-            RAction::Resign => self.phase = RPhase::Over("resigned"),
             RAction::Draw => self.phase = RPhase::Over("draw-claimed"),
             RAction::Drop(s) => {
                 self.money[me] -= 1;
@@ -688,7 +683,6 @@ impl RGame {
         let other = 1 - me;
         Some(match word {
             "king-captured" => (Some(me), "KingCaptured"),
-            "resigned" => (Some(other), "Resignation"),
             "no-movement" => (Some(other), "Stalemate"),
             "fifty-moves" => (None, "NoProgress"),
             "draw-claimed" => (None, "DrawClaimed"),
