@@ -525,7 +525,7 @@ impl Warrior {
         out.clear();
         let army = self.to_move;
         match self.phase {
-            Phase::Over(_) => return,
+            Phase::Over(_) => {}
             Phase::Movement => {
                 self.push_movements(out);
                 if out.is_empty() && self.options.no_movement == NoMovement::Pass {
