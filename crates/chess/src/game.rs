@@ -5,12 +5,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+use tabula_core::protocol::{Catalog, Event, FaultKind, Gesture, Holding, Zone};
 use tabula_core::{
     EndReason, Game, GameId, OptionError, OptionSpec, Options, Outcome, Player, Seating, Team,
     ToAct, Viewer,
 };
 
-use crate::{Color, FenError, Move, Position, SanError, UciError, UciMove};
+use crate::{CastlingSide, Color, FenError, Move, Position, SanError, UciError, UciMove};
 
 /// When repetition and the move-count rules end the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -91,7 +92,28 @@ impl Options for ChessOptions {
 ///
 /// `Display`/`FromStr` use UCI (`e2e4`, `e7e8q`, castling `e1g1`) and the word
 /// `claim-draw`; [`Game::action_notation`] gives SAN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// The JSON form is an object tagged by `kind`; squares are written as the
+/// notation writes them (lower case, `"e4"`), promotion pieces by their UCI
+/// letter:
+///
+/// | action | `kind` | fields | example |
+/// |---|---|---|---|
+/// | a move (any piece, captures and en passant included) | `move` | `from`, `to`: squares | `{"kind":"move","from":"g1","to":"f3"}` |
+/// | a promotion | `move` | `from`, `to`, `promotion`: `"q"`, `"r"`, `"b"` or `"n"` | `{"kind":"move","from":"e7","to":"e8","promotion":"q"}` |
+/// | castling, as the King's move | `move` | `from`: the King's square, `to`: its destination | `{"kind":"move","from":"e1","to":"g1"}` |
+/// | a draw claim (FIDE draw rules: threefold repetition or fifty moves) | `claim-draw` | none | `{"kind":"claim-draw"}` |
+///
+/// Reading is strict: an unknown `kind` or field, a square that is not
+/// `a1`..`h8`, or a promotion letter other than `q`, `r`, `b`, `n` (either
+/// case) is a serde error. `to` may also name the castling Rook's square
+/// (`e1h1`), as UCI input allows; the legal actions always use the King's
+/// destination. Whether the move is legal is checked when it is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(
+    into = "crate::protocol::ActionJson",
+    try_from = "crate::protocol::ActionJson"
+)]
 pub enum ChessAction {
     /// A move, in its context-free UCI form.
     Move(UciMove),
@@ -156,21 +178,46 @@ pub enum ChessActionError {
     CannotClaimDraw(&'static str),
 }
 
-/// What a viewer sees of a chess game (everything: chess has no hidden information).
+/// What a viewer sees of a chess game (everything: chess has no hidden
+/// information). The position text, who moves, the legal actions and the
+/// outcome travel in the table's envelope, not here.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChessView {
-    /// The position as FEN.
-    pub fen: String,
-    /// `white` or `black`.
-    pub turn: String,
+    /// Every piece on the board, from a1 to h8 rank by rank.
+    pub pieces: Vec<ChessPieceView>,
     /// Whether the side to move is in check.
     pub in_check: bool,
-    /// The legal actions in SAN (plus `claim-draw` when allowed), empty when over.
-    pub legal: Vec<String>,
-    /// How many times the current position has occurred.
+    /// How many times the current position has occurred (FIDE 9.2).
     pub repetitions: u32,
-    /// The outcome, once over.
-    pub outcome: Option<Outcome>,
+    /// The castling rights left (a right, not whether castling is legal now).
+    pub castling: Vec<CastlingRightView>,
+    /// The square an en-passant capture can land on this turn, when one is
+    /// legal.
+    pub en_passant: Option<String>,
+    /// Half-moves since the last capture or pawn move (fifty-move rule: 100).
+    pub halfmove_clock: u32,
+    /// The move number: 1 at the start, incremented after each Black move.
+    pub fullmove_number: u32,
+}
+
+/// One piece of a [`ChessView`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChessPieceView {
+    /// Its square (`e4`).
+    pub cell: String,
+    /// Its owner's seat: 0 White, 1 Black.
+    pub owner: Player,
+    /// Its catalog id: `K`, `Q`, `R`, `B`, `N` or `P`.
+    pub piece: String,
+}
+
+/// One castling right of a [`ChessView`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastlingRightView {
+    /// Whose right: 0 White, 1 Black.
+    pub owner: Player,
+    /// `kingside` or `queenside`.
+    pub side: String,
 }
 
 /// A game of chess: the position, the options, the hashes of the positions
@@ -305,6 +352,8 @@ impl Game for Chess {
     type PositionError = FenError;
 
     const ID: GameId = GameId::Chess;
+    /// FIDE Laws 9.1: a draw may be agreed (see `docs/rules/chess.md`).
+    const DRAW_BY_AGREEMENT: bool = true;
 
     fn new(options: &ChessOptions) -> Chess {
         Chess::from_position(Position::start(), *options)
@@ -436,21 +485,106 @@ impl Game for Chess {
     }
 
     fn view(&self, _viewer: Viewer) -> ChessView {
-        let mut legal = Vec::new();
-        if self.outcome.is_none() {
-            self.position
-                .for_each_legal_move(|m| legal.push(self.position.san(m)));
-            if self.can_claim_draw() {
-                legal.push(CLAIM_DRAW.to_owned());
+        let pos = &self.position;
+        let pieces = pos
+            .board()
+            .iter()
+            .map(|(sq, p)| ChessPieceView {
+                cell: sq.to_string(),
+                owner: crate::protocol::seat(p.color),
+                piece: crate::protocol::role_id(p.role),
+            })
+            .collect();
+        let mut castling = Vec::new();
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if pos.castling_rights().has(color, side) {
+                    castling.push(CastlingRightView {
+                        owner: crate::protocol::seat(color),
+                        side: match side {
+                            CastlingSide::KingSide => "kingside",
+                            CastlingSide::QueenSide => "queenside",
+                        }
+                        .to_owned(),
+                    });
+                }
             }
         }
+        let mut en_passant = None;
+        pos.for_each_legal_move(|m| {
+            if m.is_en_passant() {
+                en_passant = Some(m.to().to_string());
+            }
+        });
         ChessView {
-            fen: self.position.fen(),
-            turn: self.position.turn().to_string(),
-            in_check: self.position.is_check(),
-            legal,
+            pieces,
+            in_check: pos.is_check(),
             repetitions: self.repetitions(),
-            outcome: self.outcome,
+            castling,
+            en_passant,
+            halfmove_clock: pos.halfmove_clock(),
+            fullmove_number: pos.fullmove_number(),
+        }
+    }
+
+    /// The position's Zobrist key, [`Position::hash`]: piece placement,
+    /// side to move, castling rights, and the en-passant file only when a
+    /// pawn of the side to move attacks the en-passant square. These are
+    /// exactly what makes two positions "the same" for the repetition rule
+    /// (FIDE 9.2.3), so equal positions reached by different move orders
+    /// share the key.
+    ///
+    /// Not included, by choice: the repetition history, the halfmove clock,
+    /// the move number and a claimed draw. The rules observe the first two
+    /// only through the repetition and move-count draws; keeping them out
+    /// makes the key the standard one every chess program computes (a
+    /// transposition table keyed by it merges transpositions, as chess
+    /// search wants). Two states with one key may therefore differ in how
+    /// close they are to a draw by rule, and FEN texts differing only in
+    /// the clocks or in an en-passant square no pawn can use share a key.
+    fn key(&self) -> u64 {
+        self.position.hash()
+    }
+
+    /// From the moving piece's square to its landing square (castling:
+    /// from the King's square to its destination, touching the Rook's
+    /// squares; en passant touches the captured pawn); a promotion has one
+    /// gesture per piece, chosen by its UCI letter; `claim-draw` is a button.
+    fn gesture(&self, action: &ChessAction) -> Gesture {
+        crate::protocol::gesture(&self.position, action)
+    }
+
+    /// `captured`: the letters of the opponent's pieces this side has taken,
+    /// most valuable first, reckoned from the board (see
+    /// `docs/rules/chess.md`). Public: chess hides nothing.
+    fn holdings(&self, player: Player, _viewer: Viewer) -> Vec<Holding> {
+        crate::protocol::holdings(&self.position, player)
+    }
+
+    /// Chess has nothing off the board.
+    fn zones(&self, _viewer: Viewer) -> Vec<Zone> {
+        Vec::new()
+    }
+
+    /// A move, a capture or castling; a promotion; then check, or the end of
+    /// the game. `data` keys are listed in `docs/rules/chess.md`.
+    fn events(&self, action: &ChessAction, after: &Chess, _viewer: Viewer) -> Vec<Event> {
+        crate::protocol::events(self, action, after)
+    }
+
+    fn catalog(_options: &ChessOptions) -> Catalog {
+        crate::protocol::catalog()
+    }
+
+    /// Unreadable: neither UCI nor SAN. Ambiguous: SAN matching several
+    /// moves. Game over: the game has ended. Illegal: anything else.
+    fn fault_kind(error: &ChessActionError) -> FaultKind {
+        match error {
+            ChessActionError::Uci(UciError::Syntax(_))
+            | ChessActionError::San(SanError::Syntax(_)) => FaultKind::Unreadable,
+            ChessActionError::San(SanError::Ambiguous { .. }) => FaultKind::Ambiguous,
+            ChessActionError::GameOver(_) => FaultKind::GameOver,
+            _ => FaultKind::Illegal,
         }
     }
 
@@ -476,6 +610,3 @@ impl Game for Chess {
         self.player_name(Player(team.0))
     }
 }
-
-// Temporary JSON form: the canonical text (see docs/protocol.md).
-tabula_core::serde_as_text!(ChessAction);

@@ -56,6 +56,7 @@ mod mv;
 mod perft;
 mod piece;
 mod position;
+mod protocol;
 mod rank;
 mod role;
 mod san;
@@ -71,7 +72,8 @@ pub use color::Color;
 pub use fen::{FenError, START_FEN, board_fen, parse_board};
 pub use file::File;
 pub use game::{
-    CLAIM_DRAW, Chess, ChessAction, ChessActionError, ChessOptions, ChessView, DrawRules,
+    CLAIM_DRAW, CastlingRightView, Chess, ChessAction, ChessActionError, ChessOptions,
+    ChessPieceView, ChessView, DrawRules,
 };
 pub use movelist::MoveList;
 pub use mv::Move;

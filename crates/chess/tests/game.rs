@@ -291,7 +291,19 @@ fn options_text_and_view() {
     assert_eq!(game.player_name(Player(0)), "White");
     assert_eq!(game.team_name(Team(1)), "Black");
     let view = game.view(Viewer::Public);
-    assert_eq!(view.legal.len(), 20);
-    let json = serde_json::to_string(&view).unwrap();
-    assert!(json.contains("\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\""));
+    assert_eq!(view.pieces.len(), 32);
+    assert_eq!(view.castling.len(), 4);
+    let json = serde_json::to_value(&view).unwrap();
+    assert_eq!(
+        json["pieces"][4],
+        serde_json::json!({"cell": "e1", "owner": 0, "piece": "K"})
+    );
+    assert_eq!(
+        json["pieces"][31],
+        serde_json::json!({"cell": "h8", "owner": 1, "piece": "R"})
+    );
+    // The envelope carries these; the board view does not repeat them.
+    for gone in ["fen", "turn", "legal", "outcome"] {
+        assert!(json.get(gone).is_none(), "{gone} left in the view");
+    }
 }
