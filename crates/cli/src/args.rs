@@ -53,6 +53,28 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the table protocol's view of a game as JSON (docs/protocol.md).
+    View {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Start from this position text instead of the initial position.
+        #[arg(long, short = 'p', value_name = "TEXT")]
+        position: Option<String>,
+        /// Whose view: a seat counted from 1, or `spectator`; default the
+        /// seat to act (the spectator when chance decides or the game is over).
+        #[arg(long, value_name = "SEAT|spectator")]
+        viewer: Option<String>,
+        /// Draw chance outcomes (dice, shuffles) from this seed whenever
+        /// chance decides, before and after the actions.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print the game's catalog (board, pieces, cards) instead.
+        #[arg(long)]
+        catalog: bool,
+        /// Actions to play first, in any notation the game accepts.
+        #[arg(value_name = "MOVE")]
+        moves: Vec<String>,
+    },
     /// Play actions and print the resulting position (and the outcome, if the game ended).
     Apply {
         #[command(flatten)]

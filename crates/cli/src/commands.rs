@@ -69,6 +69,14 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             }
             Ok(())
         }
+        Command::View {
+            game,
+            position,
+            viewer,
+            seed,
+            catalog,
+            moves,
+        } => view(&game, position.as_deref(), viewer.as_deref(), seed, catalog, &moves, out),
         Command::Perft {
             game,
             depth,
@@ -138,6 +146,58 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
         }
         Command::Record { command } => crate::record::run(command, out),
     }
+}
+
+/// `tabula view`: the table view (or the catalog) as pretty JSON.
+fn view(
+    game: &GameArgs,
+    position: Option<&str>,
+    viewer: Option<&str>,
+    seed: Option<u64>,
+    catalog: bool,
+    moves: &[String],
+    out: &mut impl Write,
+) -> Result<()> {
+    use tabula_core::{GameRng, Player, Seed, Viewer};
+    use tabula_games::{ActionInput, Table};
+    let g = load(game, position)?;
+    if catalog {
+        writeln!(out, "{}", serde_json::to_string_pretty(&g.catalog())?)?;
+        return Ok(());
+    }
+    let seats = g.seating().len();
+    let chosen = match viewer {
+        None => None,
+        Some(v) if v.eq_ignore_ascii_case("spectator") || v.eq_ignore_ascii_case("public") => {
+            Some(Viewer::Public)
+        }
+        Some(v) => {
+            let n: usize = v.parse().ok().filter(|n| (1..=seats).contains(n)).with_context(
+                || format!("bad viewer '{v}': a seat from 1 to {seats}, or 'spectator'"),
+            )?;
+            Some(Viewer::Player(Player((n - 1) as u8)))
+        }
+    };
+    let mut table = Table::new(g);
+    let mut rng = seed.map(|s| GameRng::from_seed(Seed(s)));
+    let mut settle = |table: &mut Table| {
+        if let Some(rng) = rng.as_mut() {
+            while table.play_chance(rng).is_some() {}
+        }
+    };
+    settle(&mut table);
+    for (i, text) in moves.iter().enumerate() {
+        table
+            .replay(&ActionInput::Text(text.clone()))
+            .with_context(|| format!("action {} of {}", i + 1, moves.len()))?;
+        settle(&mut table);
+    }
+    let viewer = chosen.unwrap_or_else(|| match table.to_act() {
+        ToAct::Player { player } => Viewer::Player(player),
+        _ => Viewer::Public,
+    });
+    writeln!(out, "{}", serde_json::to_string_pretty(&table.view(viewer))?)?;
+    Ok(())
 }
 
 fn cards(search: Option<&str>, json: bool, out: &mut impl Write) -> Result<()> {

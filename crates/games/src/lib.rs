@@ -1,9 +1,13 @@
 //! Every tabula game behind one enum, [`AnyGame`], for the code that picks a
 //! game at run time: the command line, the store and the server.
 //!
-//! Actions and positions cross this boundary as text in each game's own
-//! notation, and views as JSON; computer players stay generic over
-//! [`tabula_core::Game`] and never come through here.
+//! Actions cross this boundary as text in each game's own notation or as
+//! their JSON form, positions as text, and views as JSON; computer players
+//! stay generic over [`tabula_core::Game`] and never come through here.
+//!
+//! [`Table`] is the table protocol every front end speaks: one game with its
+//! history, table-level actions (resign, draw offers), and a [`TableView`]
+//! of one shape for every game and viewer (`docs/protocol.md`).
 //!
 //! ```
 //! use tabula_core::GameId;
@@ -18,11 +22,19 @@
 use std::error::Error as StdError;
 
 use serde::Serialize;
+use tabula_core::protocol::{Catalog, Event, FaultKind, Gesture, Holding, Zone};
 use tabula_core::{
     ChanceModel, Game, GameId, GameRng, OptionError, OptionSpec, Options, Outcome, Player,
-    Probability, Seating, ToAct, UnknownGame, Viewer,
+    Probability, Seating, Team, ToAct, UnknownGame, Viewer,
 };
 use thiserror::Error;
+
+mod table;
+
+pub use table::{
+    ActionInput, Fault, LastView, MoveView, OutcomeView, SeatView, Table, TableAction, TableView,
+    ToActView,
+};
 
 pub use tabula_chess::Chess;
 pub use tabula_covenant::Covenant;
@@ -112,14 +124,59 @@ pub enum AnyError {
     #[error("bad position: {0}")]
     Position(#[source] Box<dyn StdError + Send + Sync>),
     /// The action could not be parsed or is not legal here.
-    #[error("bad move '{text}': {source}")]
+    #[error("bad move '{text}': {reason}")]
     Action {
-        /// The text given.
+        /// The text (or JSON) given.
         text: String,
-        /// Why it was refused.
-        #[source]
-        source: Box<dyn StdError + Send + Sync>,
+        /// Why, machine-readably: unreadable, illegal or ambiguous.
+        kind: FaultKind,
+        /// Why, in words.
+        reason: String,
     },
+}
+
+impl AnyError {
+    /// The fault kind of a refused action; `None` for other errors.
+    pub fn fault_kind(&self) -> Option<FaultKind> {
+        match self {
+            AnyError::Action { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+
+    /// Why, in words, without the echo of what was given.
+    pub fn reason(&self) -> String {
+        match self {
+            AnyError::Action { reason, .. } => reason.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// One legal action as the table protocol sends it: both texts, the JSON
+/// form the page sends back, and how a person picks it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ActionEntry {
+    /// The context-free canonical text.
+    pub canonical: String,
+    /// The game's notation.
+    pub notation: String,
+    /// The structured JSON form.
+    pub action: serde_json::Value,
+    /// How a person picks it on the board.
+    pub gesture: Gesture,
+}
+
+/// What playing one action did, for every viewer of the table.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// The action's texts.
+    pub text: ActionText,
+    /// Its JSON form.
+    pub json: serde_json::Value,
+    /// For each viewer asked (in the order given): the action as that viewer
+    /// may know it, and the events it saw.
+    pub seen: Vec<(String, Vec<Event>)>,
 }
 
 /// An action in both its forms.
@@ -161,10 +218,39 @@ fn options_from<G: Game>(pairs: &[(String, String)]) -> Result<G::Options, AnyEr
 }
 
 fn parse<G: Game>(game: &G, text: &str) -> Result<G::Action, AnyError> {
-    game.parse_action(text).map_err(|e| AnyError::Action {
+    game.parse_action(text).map_err(|e| refused::<G>(text, &e))
+}
+
+fn refused<G: Game>(text: &str, error: &G::ActionError) -> AnyError {
+    AnyError::Action {
         text: text.to_owned(),
-        source: Box::new(e),
-    })
+        kind: G::fault_kind(error),
+        reason: error.to_string(),
+    }
+}
+
+/// Reads an action given as text or JSON; checks nothing about legality.
+fn read<G: Game>(game: &G, input: &ActionInput) -> Result<G::Action, AnyError> {
+    match input {
+        ActionInput::Text(text) => parse(game, text),
+        ActionInput::Json(value) => {
+            serde_json::from_value::<G::Action>(value.clone()).map_err(|e| AnyError::Action {
+                text: value.to_string(),
+                kind: FaultKind::Unreadable,
+                reason: format!("not a {} action: {e}", G::ID),
+            })
+        }
+    }
+}
+
+fn refused_in<G: Game>(_: &G, text: &str, error: &G::ActionError) -> AnyError {
+    refused::<G>(text, error)
+}
+
+fn json_in<G: Game>(_: &G, action: &G::Action) -> serde_json::Value {
+    // Serializing a plain action type into a JSON value cannot fail (no
+    // maps with non-string keys, no failing Serialize impls).
+    serde_json::to_value(action).unwrap_or(serde_json::Value::Null)
 }
 
 impl AnyGame {
@@ -265,12 +351,101 @@ impl AnyGame {
         dispatch!(self, g => {
             let action = parse(g, text)?;
             let shown = ActionText::of(g, &action);
-            g.apply(&action).map_err(|e| AnyError::Action {
-                text: text.to_owned(),
-                source: Box::new(e),
-            })?;
+            g.apply(&action).map_err(|e| refused_in(g, text, &e))?;
             Ok(shown)
         })
+    }
+
+    /// Every legal action of the player to act with its JSON form and gesture.
+    pub fn legal_entries(&self) -> Vec<ActionEntry> {
+        dispatch!(self, g => {
+            let mut actions = Vec::new();
+            g.legal_actions(&mut actions);
+            actions
+                .iter()
+                .map(|a| ActionEntry {
+                    canonical: a.to_string(),
+                    notation: g.action_notation(a),
+                    action: json_in(g, a),
+                    gesture: g.gesture(a),
+                })
+                .collect()
+        })
+    }
+
+    /// Reads an action given as text (any notation) or JSON and checks it is
+    /// legal now (a player's action or a listed chance outcome), without
+    /// playing it.
+    pub fn read_action(&self, input: &ActionInput) -> Result<ActionText, AnyError> {
+        dispatch!(self, g => {
+            let action = read(g, input)?;
+            let mut probe = g.clone();
+            probe
+                .apply(&action)
+                .map_err(|e| refused_in(g, &input.to_string(), &e))?;
+            Ok(ActionText::of(g, &action))
+        })
+    }
+
+    /// Plays an action given as text or JSON and reports, for each of
+    /// `viewers`, how it may know the action and the events it saw. On error
+    /// nothing changes.
+    pub fn play(&mut self, input: &ActionInput, viewers: &[Viewer]) -> Result<Played, AnyError> {
+        dispatch!(self, g => {
+            let action = read(g, input)?;
+            let before = g.clone();
+            g.apply(&action)
+                .map_err(|e| refused_in(&before, &input.to_string(), &e))?;
+            let seen = viewers
+                .iter()
+                .map(|v| (before.action_notation_for(&action, *v), before.events(&action, g, *v)))
+                .collect();
+            Ok(Played {
+                text: ActionText::of(&before, &action),
+                json: json_in(&before, &action),
+                seen,
+            })
+        })
+    }
+
+    /// The state key: equal states, equal keys.
+    pub fn key(&self) -> u64 {
+        dispatch!(self, g => g.key())
+    }
+
+    /// The zones off the board as `viewer` may see them.
+    pub fn zones(&self, viewer: Viewer) -> Vec<Zone> {
+        dispatch!(self, g => g.zones(viewer))
+    }
+
+    /// What `player` holds that `viewer` may know.
+    pub fn holdings(&self, player: Player, viewer: Viewer) -> Vec<Holding> {
+        dispatch!(self, g => g.holdings(player, viewer))
+    }
+
+    /// How a team is called ("Black", "Blue and Yellow").
+    pub fn team_name(&self, team: Team) -> String {
+        dispatch!(self, g => g.team_name(team))
+    }
+
+    /// What never changes in this game.
+    pub fn catalog(&self) -> Catalog {
+        dispatch!(self, g => catalog_of(g))
+    }
+
+    /// The catalog of a game under options given as text pairs.
+    pub fn catalog_for(id: GameId, options: &[(String, String)]) -> Result<Catalog, AnyError> {
+        by_id!(id, G => Ok(G::catalog(&options_from::<G>(options)?)))
+    }
+
+    /// Whether the rule book allows a draw by agreement.
+    pub fn draw_by_agreement(&self) -> bool {
+        dispatch!(self, g => draws_by_agreement(g))
+    }
+
+    /// Whether some of the state is hidden from some player.
+    pub fn hidden_information(&self) -> bool {
+        dispatch!(self, g => hides(g))
     }
 
     /// The one-line position text.
@@ -303,6 +478,18 @@ impl AnyGame {
 
 fn type_id_of<G: Game>(_: &G) -> GameId {
     G::ID
+}
+
+fn catalog_of<G: Game>(game: &G) -> Catalog {
+    G::catalog(game.options())
+}
+
+fn draws_by_agreement<G: Game>(_: &G) -> bool {
+    G::DRAW_BY_AGREEMENT
+}
+
+fn hides<G: Game>(_: &G) -> bool {
+    G::HIDDEN_INFORMATION
 }
 
 impl From<Chess> for AnyGame {

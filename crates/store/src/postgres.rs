@@ -9,7 +9,7 @@ use tabula_core::Outcome;
 
 use crate::store::{
     Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, game_from,
-    outcome_from, ply_column, reason_text,
+    outcome_from, ply_column,
 };
 
 /// The schema, one migration per entry (entry `i` takes version `i` to
@@ -520,7 +520,7 @@ fn set_result_in(
         &[
             &game.0,
             &outcome.winner.map(|t| i32::from(t.0)),
-            &reason_text(outcome.reason),
+            &outcome.reason.id(),
         ],
     )
     .map_err(db)?;

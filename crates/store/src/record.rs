@@ -6,7 +6,6 @@
 //! game's notation, and [`Record::write_for`] renders one player's record of
 //! a hidden-information game.
 
-use crate::store::reason_text;
 use std::fmt::Write as _;
 
 use tabula_core::{EndReason, GameId, GameRng, Outcome, Player, Seed, Team, ToAct, Viewer};
@@ -520,7 +519,7 @@ impl Record {
             tag("Result", &marker);
         }
         if let Some(reason) = result.and_then(|r| r.reason) {
-            tag("Reason", &reason_text(reason));
+            tag("Reason", reason.id());
         }
         tag(
             "Termination",
@@ -606,10 +605,9 @@ impl BadTagAt {
 }
 
 fn reason_of(e: &tabula_games::AnyError) -> String {
-    use std::error::Error as _;
-    match e.source() {
-        Some(s) => s.to_string(),
-        None => e.to_string(),
+    match e {
+        tabula_games::AnyError::Position(source) => source.to_string(),
+        other => other.reason(),
     }
 }
 
@@ -669,7 +667,7 @@ fn parse_marker(token: &str) -> Option<Option<Option<Team>>> {
 
 fn parse_reason(text: &str) -> Option<EndReason> {
     let t = text.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-    serde_json::from_value(serde_json::Value::String(t)).ok()
+    EndReason::from_id(&t)
 }
 
 fn escape_tag(v: &str) -> String {

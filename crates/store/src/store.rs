@@ -213,17 +213,10 @@ impl NewGame {
 }
 
 /// An end reason as stored and written in records: its kebab-case name.
-pub(crate) fn reason_text(reason: EndReason) -> String {
-    serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_else(|| reason.to_string())
-}
-
 /// A stored outcome, checked.
 pub(crate) fn outcome_from(winner: Option<i64>, reason: &str) -> Result<Outcome, StoreError> {
-    let reason: EndReason = serde_json::from_value(serde_json::Value::String(reason.to_owned()))
-        .map_err(|_| StoreError::Corrupt(format!("unknown end reason '{reason}'")))?;
+    let reason = EndReason::from_id(reason)
+        .ok_or_else(|| StoreError::Corrupt(format!("unknown end reason '{reason}'")))?;
     let winner = match winner {
         None => None,
         Some(w) => {
