@@ -529,10 +529,10 @@ impl Game for Chess {
 
     /// The position's Zobrist key, [`Position::hash`]: piece placement,
     /// side to move, castling rights, and the en-passant file only when a
-    /// pawn of the side to move attacks the en-passant square. These are
-    /// exactly what makes two positions "the same" for the repetition rule
-    /// (FIDE 9.2.3), so equal positions reached by different move orders
-    /// share the key.
+    /// pawn of the side to move attacks the en-passant square. The
+    /// repetition rule compares positions by this very hash (FIDE 9.2.3; see
+    /// "Same position" in `docs/rules/chess.md`), so equal positions reached
+    /// by different move orders share the key.
     ///
     /// Not included, by choice: the repetition history, the halfmove clock,
     /// the move number and a claimed draw. The rules observe the first two

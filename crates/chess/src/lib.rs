@@ -23,7 +23,9 @@
 //! - notation ([`Position::fen`], [`Position::san`], [`Position::parse_san`],
 //!   [`Position::parse_uci`]), status ([`Position::is_checkmate`],
 //!   [`Position::is_insufficient_material`], ...), [`perft`];
-//! - [`Chess`]: the game with draw rules and repetition history.
+//! - [`Chess`]: the game with draw rules and repetition history, and its
+//!   side of the table protocol (JSON actions, gestures, events, the
+//!   catalog; `docs/rules/chess.md`, "Table protocol").
 //!
 //! ```
 //! use tabula_chess::{perft, Position};
