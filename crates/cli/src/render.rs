@@ -219,7 +219,7 @@ fn warrior_board(game: &Warrior) -> String {
 /// move could start, so a player sees them before committing.
 fn skirmish_board(game: &Skirmish) -> String {
     let view = game.view(Viewer::Public);
-    let mut out = chess_board(&view.fen);
+    let mut out = chess_board(&game.setup().to_fen());
     if !view.excused.is_empty() {
         out.push_str(&format!(
             "The King need not answer the check of: {}\n",
@@ -230,9 +230,8 @@ fn skirmish_board(game: &Skirmish) -> String {
         out.push_str(&format!("Skirmish: {}\n", odds_line(roll)));
     }
     let offers: Vec<String> = view
-        .legal
+        .offers
         .iter()
-        .filter(|l| !l.odds.is_empty())
         .map(|l| {
             let parts: Vec<String> = l.odds.iter().map(chance_text).collect();
             format!("{} {}", l.notation, parts.join(" + "))

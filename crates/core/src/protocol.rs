@@ -334,6 +334,9 @@ pub enum EventKind {
     Check,
     /// Dice were rolled.
     Dice,
+    /// An attack was made or announced whose result is still to come (a
+    /// skirmish awaiting its dice); the `Fight` event gives the result.
+    Attack,
     /// A fight decided by dice or stats ended, with its result.
     Fight,
     /// Damage was dealt.

@@ -15,14 +15,52 @@
 //! | end an Advanced turn | `end` | |
 //! | dice outcome: attacker's total, defender's total | `roll:A-D` | `roll:5-3` |
 //! | a given: the result is certain, no dice | `given` | |
+//!
+//! The JSON form is documented on [`SkirmishAction`].
 
 use std::fmt;
 use std::str::FromStr;
 
 use tabula_chess::{Bitboard, Role, Square, UciMove};
 
-/// One Skirmish chess action. See the module documentation for the text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// One Skirmish chess action.
+///
+/// Canonical text (`Display` / `FromStr`):
+///
+/// | action | text | example |
+/// |---|---|---|
+/// | a chess move: Basic move, Strategic movement, or a skirmish (capture attempt) | UCI | `e2e4`, `e7e8q`, `e1g1`, `f3e5` |
+/// | announce a Tactical movement from A to B with its first target | `tac:` UCI `:` target | `tac:a1a5:b3`, `tac:d4d4:e5` |
+/// | the next target of the Tactical movement under way | `hit:` square | `hit:c4` |
+/// | end the Tactical movement on its final square | `arrive` | |
+/// | announce a divided skirmish | `div:` origin `:` targets | `div:d4:c5,e5` |
+/// | place a piece that won every divided skirmish | `place:` square [promotion] | `place:e5`, `place:e8q` |
+/// | the defender keeps its piece where it stands | `stay` | |
+/// | the defender takes the attacker's old square | `take:` UCI | `take:d5e4`, `take:d2d1q` |
+/// | end an Advanced turn | `end` | |
+/// | dice outcome: attacker's total, defender's total | `roll:A-D` | `roll:5-3` |
+/// | a given: the result is certain, no dice | `given` | |
+///
+/// JSON (internally tagged by `kind`; squares as the text writes them,
+/// promotions as lower-case letters, `promotion` left out when there is
+/// none; unknown kinds or fields, bad squares or letters, and repeated or
+/// missing targets are refused):
+///
+/// | kind | fields | example |
+/// |---|---|---|
+/// | `move` | `from`, `to`, `promotion`? | `{"kind":"move","from":"e7","to":"e8","promotion":"q"}` |
+/// | `tactical` | `from` (point A), `to` (point B; `from` itself to attack while remaining in the same spot), `promotion`?, `target` (the first piece attacked) | `{"kind":"tactical","from":"a1","to":"a5","target":"b3"}` |
+/// | `hit` | `target` (the next piece attacked on the way) | `{"kind":"hit","target":"c4"}` |
+/// | `arrive` | | `{"kind":"arrive"}` |
+/// | `divided` | `from`, `targets` (written lowest square first, read in any order) | `{"kind":"divided","from":"d4","targets":["c5","e5"]}` |
+/// | `place` | `to` (a won square), `promotion`? | `{"kind":"place","to":"e5"}` |
+/// | `stay` | | `{"kind":"stay"}` |
+/// | `take` | `from` (the defender's square), `to` (the attacker's old square), `promotion`? | `{"kind":"take","from":"d5","to":"e4"}` |
+/// | `end-turn` | | `{"kind":"end-turn"}` |
+/// | `roll` (chance) | `attacker`, `defender`: each side's dice total | `{"kind":"roll","attacker":5,"defender":3}` |
+/// | `given` (chance) | | `{"kind":"given"}` |
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "ActionJson", try_from = "ActionJson")]
 pub enum SkirmishAction {
     /// A chess move in UCI: the Basic game's move, the Advanced game's
     /// Strategic movement, or (onto an enemy piece, or en passant) a
@@ -251,6 +289,191 @@ impl FromStr for SkirmishAction {
     }
 }
 
+/// The JSON shape of an action (see [`SkirmishAction`]); squares and
+/// letters are checked when it becomes an action.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum ActionJson {
+    Move {
+        from: String,
+        to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        promotion: Option<String>,
+    },
+    Tactical {
+        from: String,
+        to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        promotion: Option<String>,
+        target: String,
+    },
+    Hit {
+        target: String,
+    },
+    Arrive {},
+    Divided {
+        from: String,
+        targets: Vec<String>,
+    },
+    Place {
+        to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        promotion: Option<String>,
+    },
+    Stay {},
+    Take {
+        from: String,
+        to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        promotion: Option<String>,
+    },
+    EndTurn {},
+    Roll {
+        attacker: u32,
+        defender: u32,
+    },
+    Given {},
+}
+
+fn promo_letter(p: Option<Role>) -> Option<String> {
+    p.map(|r| r.char().to_string())
+}
+
+impl From<SkirmishAction> for ActionJson {
+    fn from(a: SkirmishAction) -> ActionJson {
+        let sq = |s: Square| s.to_string();
+        match a {
+            SkirmishAction::Move(m) => ActionJson::Move {
+                from: sq(m.from),
+                to: sq(m.to),
+                promotion: promo_letter(m.promotion),
+            },
+            SkirmishAction::Tactical {
+                from,
+                to,
+                promotion,
+                target,
+            } => ActionJson::Tactical {
+                from: sq(from),
+                to: sq(to),
+                promotion: promo_letter(promotion),
+                target: sq(target),
+            },
+            SkirmishAction::Hit(target) => ActionJson::Hit { target: sq(target) },
+            SkirmishAction::Arrive => ActionJson::Arrive {},
+            SkirmishAction::Divided { from, targets } => ActionJson::Divided {
+                from: sq(from),
+                targets: targets.into_iter().map(sq).collect(),
+            },
+            SkirmishAction::Place { to, promotion } => ActionJson::Place {
+                to: sq(to),
+                promotion: promo_letter(promotion),
+            },
+            SkirmishAction::Stay => ActionJson::Stay {},
+            SkirmishAction::Take {
+                from,
+                to,
+                promotion,
+            } => ActionJson::Take {
+                from: sq(from),
+                to: sq(to),
+                promotion: promo_letter(promotion),
+            },
+            SkirmishAction::End => ActionJson::EndTurn {},
+            SkirmishAction::Roll { attacker, defender } => ActionJson::Roll { attacker, defender },
+            SkirmishAction::Given => ActionJson::Given {},
+        }
+    }
+}
+
+/// Why a JSON action was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a Skirmish chess action: {0}")]
+pub struct ActionJsonError(String);
+
+fn json_square(field: &str, s: &str) -> Result<Square, ActionJsonError> {
+    // Only the canonical form, as the text writes it.
+    parse_square(s)
+        .filter(|sq| sq.to_string() == s)
+        .ok_or_else(|| ActionJsonError(format!("{field} '{s}' is not a square like e4")))
+}
+
+fn json_promotion(p: Option<String>) -> Result<Option<Role>, ActionJsonError> {
+    match p.as_deref() {
+        None => Ok(None),
+        Some(s @ ("q" | "r" | "b" | "n")) => Ok(s.chars().next().and_then(Role::from_char)),
+        Some(s) => Err(ActionJsonError(format!(
+            "promotion '{s}' is not one of q, r, b, n"
+        ))),
+    }
+}
+
+impl TryFrom<ActionJson> for SkirmishAction {
+    type Error = ActionJsonError;
+    fn try_from(j: ActionJson) -> Result<SkirmishAction, ActionJsonError> {
+        Ok(match j {
+            ActionJson::Move {
+                from,
+                to,
+                promotion,
+            } => SkirmishAction::Move(UciMove {
+                from: json_square("from", &from)?,
+                to: json_square("to", &to)?,
+                promotion: json_promotion(promotion)?,
+            }),
+            ActionJson::Tactical {
+                from,
+                to,
+                promotion,
+                target,
+            } => SkirmishAction::Tactical {
+                from: json_square("from", &from)?,
+                to: json_square("to", &to)?,
+                promotion: json_promotion(promotion)?,
+                target: json_square("target", &target)?,
+            },
+            ActionJson::Hit { target } => SkirmishAction::Hit(json_square("target", &target)?),
+            ActionJson::Arrive {} => SkirmishAction::Arrive,
+            ActionJson::Divided { from, targets } => {
+                let mut bb = Bitboard::EMPTY;
+                for t in &targets {
+                    let sq = json_square("target", t)?;
+                    if bb.contains(sq) {
+                        return Err(ActionJsonError(format!("target {t} is named twice")));
+                    }
+                    bb = bb.with(sq);
+                }
+                if bb.is_empty() {
+                    return Err(ActionJsonError(
+                        "a divided skirmish names its targets".into(),
+                    ));
+                }
+                SkirmishAction::Divided {
+                    from: json_square("from", &from)?,
+                    targets: bb,
+                }
+            }
+            ActionJson::Place { to, promotion } => SkirmishAction::Place {
+                to: json_square("to", &to)?,
+                promotion: json_promotion(promotion)?,
+            },
+            ActionJson::Stay {} => SkirmishAction::Stay,
+            ActionJson::Take {
+                from,
+                to,
+                promotion,
+            } => SkirmishAction::Take {
+                from: json_square("from", &from)?,
+                to: json_square("to", &to)?,
+                promotion: json_promotion(promotion)?,
+            },
+            ActionJson::EndTurn {} => SkirmishAction::End,
+            ActionJson::Roll { attacker, defender } => SkirmishAction::Roll { attacker, defender },
+            ActionJson::Given {} => SkirmishAction::Given,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,6 +522,3 @@ mod tests {
         }
     }
 }
-
-// Temporary JSON form: the canonical text (see docs/protocol.md).
-tabula_core::serde_as_text!(SkirmishAction);

@@ -1,14 +1,14 @@
 //! Skirmish chess as a [`tabula_core::Game`]: errors, notation, view.
 
 use serde::Serialize;
-use tabula_chess::{Bitboard, CastlingSide, Color, Move, Role, SanError, Setup, Square, UciMove};
-use tabula_core::{
-    ChanceModel, Game, GameId, Outcome, Player, Probability, Seating, Team, ToAct, Viewer,
-};
+use tabula_chess::{Bitboard, CastlingSide, Move, Role, SanError, Setup, Square, UciMove};
+use tabula_core::protocol::{Catalog, Event, FaultKind, Gesture, Holding};
+use tabula_core::{ChanceModel, Game, GameId, Player, Probability, Seating, Team, ToAct, Viewer};
 
 use crate::action::{ActionSyntaxError, SkirmishAction};
 use crate::odds::Odds;
 use crate::options::{Mode, SkirmishOptions};
+use crate::protocol::{color_name, role_id, seat};
 use crate::state::{Pending, Phase, Skirmish, interpret_in, target_square};
 use crate::text::PositionError;
 
@@ -38,13 +38,6 @@ pub enum ActionError {
         /// The canonical forms of the matching actions.
         candidates: Vec<String>,
     },
-}
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
 }
 
 impl Skirmish {
@@ -194,10 +187,14 @@ impl Skirmish {
             .into_iter()
             .zip(targets)
             .map(|(odds, t)| {
+                let from = action_from(action, self.phase);
                 OddsView::new(
                     &odds,
-                    self.describe(action_from(action)),
-                    self.describe(Some(t)),
+                    (
+                        self.describe(from),
+                        from.map(|s| s.bitboard()).unwrap_or_default(),
+                    ),
+                    (self.describe(Some(t)), t),
                 )
             })
             .collect()
@@ -221,29 +218,26 @@ impl Skirmish {
                 .collect::<Vec<_>>()
                 .join(" and ")
         };
+        let one = |sq: Square| (self.describe(Some(sq)), sq.bitboard());
         let (attacker, defender) = match p {
-            Pending::Capture(m) => (
-                self.describe(Some(m.from())),
-                self.describe(Some(target_square(m))),
-            ),
-            Pending::Tactical { tactical, target } => (
-                self.describe(Some(tactical.from)),
-                self.describe(Some(target)),
-            ),
+            Pending::Capture(m) => (one(m.from()), target_square(m)),
+            Pending::Tactical { tactical, target } => (one(tactical.from), target),
             Pending::Divided {
                 from,
                 targets,
                 won,
                 lost,
-            } => (
-                self.describe(Some(from)),
-                self.describe((targets & !won & !lost).first()),
+            } => (one(from), (targets & !won & !lost).first().unwrap_or(from)),
+            Pending::Check(c) | Pending::Mate(c) => (
+                (squares(c), c),
+                self.board.king_of(self.turn).unwrap_or(Square::ALL[0]),
             ),
-            Pending::Check(c) | Pending::Mate(c) => {
-                (squares(c), self.describe(self.board.king_of(self.turn)))
-            }
         };
-        Some(OddsView::new(&odds, attacker, defender))
+        Some(OddsView::new(
+            &odds,
+            attacker,
+            (self.describe(Some(defender)), defender),
+        ))
     }
 }
 
@@ -265,10 +259,13 @@ fn looks_like_notation(text: &str) -> bool {
         && Square::from_ascii(&b[3..5]).is_some()
 }
 
-fn action_from(action: &SkirmishAction) -> Option<Square> {
-    match *action {
-        SkirmishAction::Move(m) => Some(m.from),
-        SkirmishAction::Tactical { from, .. } | SkirmishAction::Divided { from, .. } => Some(from),
+fn action_from(action: &SkirmishAction, phase: Phase) -> Option<Square> {
+    match (*action, phase) {
+        (SkirmishAction::Move(m), _) => Some(m.from),
+        (SkirmishAction::Tactical { from, .. } | SkirmishAction::Divided { from, .. }, _) => {
+            Some(from)
+        }
+        (SkirmishAction::Hit(_), Phase::Tactical(t)) => Some(t.from),
         _ => None,
     }
 }
@@ -278,8 +275,12 @@ fn action_from(action: &SkirmishAction) -> Option<Square> {
 pub struct OddsView {
     /// The attacking piece(s), e.g. "white knight on f3".
     pub attacker: String,
+    /// The attacking pieces' squares.
+    pub attacker_cells: Vec<String>,
     /// The defending piece.
     pub defender: String,
+    /// The defending piece's square.
+    pub defender_cell: String,
     /// The attacking value used.
     pub attack_value: i64,
     /// The attack bonus used.
@@ -297,11 +298,17 @@ pub struct OddsView {
 }
 
 impl OddsView {
-    fn new(odds: &Odds, attacker: String, defender: String) -> OddsView {
+    fn new(
+        odds: &Odds,
+        (attacker, attacker_cells): (String, Bitboard),
+        (defender, defender_cell): (String, Square),
+    ) -> OddsView {
         let p = odds.win_probability();
         OddsView {
             attacker,
+            attacker_cells: attacker_cells.into_iter().map(|s| s.to_string()).collect(),
             defender,
+            defender_cell: defender_cell.to_string(),
             attack_value: odds.attack_value,
             bonus: odds.bonus,
             defence_value: odds.defence_value,
@@ -313,10 +320,11 @@ impl OddsView {
     }
 }
 
-/// One legal action as the view lists it.
+/// A legal action that starts skirmishes, with their odds, so that a
+/// player sees them before committing.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LegalView {
-    /// Canonical text.
+pub struct OfferView {
+    /// Canonical text (as the envelope's legal actions list it).
     pub action: String,
     /// The game's notation.
     pub notation: String,
@@ -324,31 +332,87 @@ pub struct LegalView {
     pub odds: Vec<OddsView>,
 }
 
-/// What a viewer sees (everything: Skirmish chess hides nothing).
+/// One piece on the board.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PieceView {
+    /// Its square (`e4`).
+    pub cell: String,
+    /// Its seat: 0 White, 1 Black.
+    pub owner: Player,
+    /// The catalog's piece id: `k`, `q`, `r`, `b`, `n`, `p`.
+    pub piece: &'static str,
+    /// The attacks it has made this turn (Advanced: its next is a
+    /// sequential attack, at a lower Attack Bonus); left out when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub attacks: u8,
+    /// Whether it made this turn's movement (Advanced: it is not "already
+    /// in position" and may not skirmish again); left out when not.
+    #[serde(skip_serializing_if = "is_false")]
+    pub moved: bool,
+    /// Whether it is a checking piece the King need not respond to this
+    /// turn; left out when not.
+    #[serde(skip_serializing_if = "is_false")]
+    pub excused: bool,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// What a viewer sees (everything: Skirmish chess hides nothing). The
+/// table's envelope carries the position text, who acts, the legal actions
+/// and the outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SkirmishView {
-    /// The position text.
-    pub text: String,
-    /// The board as FEN.
-    pub fen: String,
     /// `basic` or `advanced`.
     pub mode: Mode,
-    /// Whose turn it is: `white` or `black`.
-    pub turn: String,
-    /// Who decides next.
-    pub to_act: ToAct,
+    /// Every piece on the board, a1 first.
+    pub pieces: Vec<PieceView>,
+    /// The phase: `act`, `roll`, `choice` (the defender decides), `place`
+    /// (a divided skirmish's winner is placed), `tactical` (a Tactical
+    /// movement under way) or `over`.
+    pub phase: &'static str,
     /// What the game waits for, in words.
     pub waiting_for: String,
-    /// The roll about to be made, with its odds.
+    /// The roll about to be made, with its exact odds.
     pub pending: Option<OddsView>,
-    /// The legal actions with the odds of each skirmish they start.
-    pub legal: Vec<LegalView>,
+    /// The legal actions that start skirmishes, with the odds of each.
+    pub offers: Vec<OfferView>,
     /// Whether the King of the side whose turn it is stands attacked.
     pub in_check: bool,
     /// The checking pieces the King need not respond to this turn.
     pub excused: Vec<String>,
-    /// The outcome, once over.
-    pub outcome: Option<Outcome>,
+}
+
+impl Skirmish {
+    fn phase_word(&self) -> &'static str {
+        match self.phase {
+            Phase::Act => "act",
+            Phase::Roll(_) => "roll",
+            Phase::Choice { .. } => "choice",
+            Phase::Place { .. } => "place",
+            Phase::Tactical(_) => "tactical",
+            Phase::Over(_) => "over",
+        }
+    }
+
+    fn piece_views(&self) -> Vec<PieceView> {
+        self.board
+            .iter()
+            .map(|(sq, p)| PieceView {
+                cell: sq.to_string(),
+                owner: seat(p.color),
+                piece: role_id(p.role),
+                attacks: self.ts.attacks.get(sq),
+                moved: self.ts.moved.contains(sq),
+                excused: self.ts.excused.contains(sq),
+            })
+            .collect()
+    }
 }
 
 impl Game for Skirmish {
@@ -359,6 +423,9 @@ impl Game for Skirmish {
     type PositionError = PositionError;
 
     const ID: GameId = GameId::Skirmish;
+    /// The book: "Movement and objectives are as per the usual chess
+    /// game", and chess draws by agreement (`docs/rules/skirmish.md`).
+    const DRAW_BY_AGREEMENT: bool = true;
 
     fn new(options: &SkirmishOptions) -> Skirmish {
         Skirmish::from_setup(Setup::start(), *options)
@@ -532,24 +599,51 @@ impl Game for Skirmish {
         self.gen_actions(&mut legal);
         let pseudo = self.pseudo_moves();
         SkirmishView {
-            text: self.to_text(),
-            fen: self.setup().to_fen(),
             mode: self.options.mode,
-            turn: self.turn.to_string(),
-            to_act: self.to_act(),
+            pieces: self.piece_views(),
+            phase: self.phase_word(),
             waiting_for: self.expectation(),
             pending: self.pending_view(),
-            legal: legal
+            offers: legal
                 .iter()
-                .map(|a| LegalView {
+                .map(|a| OfferView {
                     action: a.to_string(),
                     notation: self.notation_with(a, &pseudo),
                     odds: self.odds_views(a),
                 })
+                .filter(|o| !o.odds.is_empty())
                 .collect(),
             in_check: self.is_check(),
             excused: self.ts.excused.into_iter().map(|s| s.to_string()).collect(),
-            outcome: self.outcome(),
+        }
+    }
+
+    fn key(&self) -> u64 {
+        crate::protocol::key(self)
+    }
+
+    fn gesture(&self, action: &SkirmishAction) -> Gesture {
+        self.gesture_of(action)
+    }
+
+    fn holdings(&self, player: Player, _viewer: Viewer) -> Vec<Holding> {
+        self.holdings_of(player)
+    }
+
+    fn events(&self, action: &SkirmishAction, after: &Skirmish, _viewer: Viewer) -> Vec<Event> {
+        self.events_of(action, after)
+    }
+
+    fn catalog(options: &SkirmishOptions) -> Catalog {
+        crate::protocol::catalog(options)
+    }
+
+    fn fault_kind(error: &ActionError) -> FaultKind {
+        match error {
+            ActionError::Syntax(_) => FaultKind::Unreadable,
+            ActionError::GameOver(_) => FaultKind::GameOver,
+            ActionError::Illegal { .. } => FaultKind::Illegal,
+            ActionError::Ambiguous { .. } => FaultKind::Ambiguous,
         }
     }
 

@@ -44,11 +44,12 @@ mod action;
 mod game;
 mod odds;
 mod options;
+mod protocol;
 mod state;
 mod text;
 
-pub use action::{ActionSyntaxError, SkirmishAction};
-pub use game::{ActionError, LegalView, OddsView, SkirmishView};
+pub use action::{ActionJsonError, ActionSyntaxError, SkirmishAction};
+pub use game::{ActionError, OddsView, OfferView, PieceView, SkirmishView};
 pub use odds::{Odds, Verdict, piece_value, sequential_bonus, win_probability};
 pub use options::{
     BadDice, Checkers, Dice, KingCaptures, KingValue, Mode, Relocation, Sequential,

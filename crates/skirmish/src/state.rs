@@ -225,7 +225,7 @@ pub struct TurnState {
 }
 
 /// A game of Skirmish chess. See the crate documentation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Skirmish {
     pub(crate) options: SkirmishOptions,
     pub(crate) board: Board,

@@ -90,37 +90,6 @@ fn err(field: Field, value: &str, reason: impl Into<String>) -> PositionError {
     }
 }
 
-fn reason_str(r: EndReason) -> &'static str {
-    match r {
-        EndReason::Checkmate => "checkmate",
-        EndReason::Stalemate => "stalemate",
-        EndReason::Repetition => "repetition",
-        EndReason::NoProgress => "no-progress",
-        EndReason::InsufficientMaterial => "insufficient-material",
-        EndReason::DrawClaimed => "draw-claimed",
-        EndReason::Agreement => "agreement",
-        EndReason::Resignation => "resignation",
-        EndReason::KingCaptured => "king-captured",
-        EndReason::Timeout => "timeout",
-        EndReason::Points => "points",
-        _ => "other",
-    }
-}
-
-const REASONS: [EndReason; 11] = [
-    EndReason::Checkmate,
-    EndReason::Stalemate,
-    EndReason::Repetition,
-    EndReason::NoProgress,
-    EndReason::InsufficientMaterial,
-    EndReason::DrawClaimed,
-    EndReason::Agreement,
-    EndReason::Resignation,
-    EndReason::KingCaptured,
-    EndReason::Timeout,
-    EndReason::Points,
-];
-
 fn uci_of(m: Move) -> UciMove {
     UciMove::from(m)
 }
@@ -181,7 +150,7 @@ fn write_phase(out: &mut String, phase: Phase) -> fmt::Result {
                 Some(_) => "b",
                 None => "draw",
             };
-            write!(out, "over:{who}:{}", reason_str(o.reason))
+            write!(out, "over:{who}:{}", o.reason.id())
         }
     }
 }
@@ -483,10 +452,7 @@ fn parse_phase(game: &Skirmish, s: &str) -> Result<Parsed, PositionError> {
                 "draw" => None,
                 _ => return Err(bad("expected over:w|b|draw:REASON")),
             };
-            let reason = REASONS
-                .into_iter()
-                .find(|r| reason_str(*r) == *reason)
-                .ok_or_else(|| bad("unknown end reason"))?;
+            let reason = EndReason::from_id(reason).ok_or_else(|| bad("unknown end reason"))?;
             Phase::Over(Outcome { winner, reason })
         }
         _ => {

@@ -298,7 +298,7 @@ fn the_view_shows_the_odds_before_the_roll_and_serializes() {
     let mut g = Skirmish::new(&basic());
     play(&mut g, &["e4", "d5"]);
     let view = g.view(Viewer::Public);
-    let attack = view.legal.iter().find(|l| l.action == "e4d5").unwrap();
+    let attack = view.offers.iter().find(|l| l.action == "e4d5").unwrap();
     assert_eq!(attack.notation, "e4xd5");
     assert_eq!(attack.odds[0].win_probability.to_string(), "7/12");
     assert_eq!(attack.odds[0].attacker, "white pawn on e4");
