@@ -121,8 +121,8 @@ fn odds_data(e: Event, odds: &Odds) -> Event {
 /// "wins with probability 7/12 (58%)", "wins for certain (a given)".
 fn chance_words(odds: &Odds) -> String {
     match odds.given() {
-        Some(true) => "a given: the attacker wins for certain, no dice".to_owned(),
-        Some(false) => "a given: the attacker cannot win, no dice".to_owned(),
+        Some(true) => "the attacker wins for certain (a given, no dice)".to_owned(),
+        Some(false) => "the attacker cannot win (a given, no dice)".to_owned(),
         None => {
             let p = odds.win_probability();
             format!(
@@ -406,13 +406,13 @@ impl Skirmish {
                 let how = if from == to {
                     format!("remaining on {from}")
                 } else {
-                    format!("on a Tactical movement to {to}")
+                    format!("to {to}")
                 };
                 ev.push(odds_data(
                     Event::new(
                         EventKind::Attack,
                         format!(
-                            "{} announces a Tactical movement and attacks {} at half value, {how}: {}",
+                            "{} announces a Tactical movement {how} and attacks {} at half value: {}",
                             self.owned(from),
                             self.the(target),
                             chance_words(&odds)
@@ -489,7 +489,7 @@ impl Skirmish {
                 ev.push(
                     Event::new(
                         EventKind::Phase,
-                        format!("{} stays where it stands", join_and(&names)),
+                        format!("{} {}", join_and(&names), stay_words(names.len())),
                     )
                     .by(seat(!us))
                     .at(defenders)
@@ -1002,8 +1002,9 @@ impl Skirmish {
             Event::new(
                 EventKind::Phase,
                 format!(
-                    "{} stays where it stands (it cannot take {square})",
-                    join_and(&names)
+                    "{} {} (taking {square} is not possible)",
+                    join_and(&names),
+                    stay_words(names.len())
                 ),
             )
             .by(seat(!self.turn))
@@ -1011,6 +1012,14 @@ impl Skirmish {
             .with("decision", "stay")
             .with("defenders", cells(defenders)),
         );
+    }
+}
+
+fn stay_words(defenders: usize) -> &'static str {
+    if defenders > 1 {
+        "stay where they stand"
+    } else {
+        "stays where it stands"
     }
 }
 

@@ -421,6 +421,12 @@ fn a_given_needs_no_dice() {
         "White's Queen on d1 attacks the Pawn on d7: a given, no dice needed (9 + 1 against 1 + 1d6); the Pawn is captured and White's Queen takes d7"
     );
     assert_eq!(ev[0].data["given"], json!(true));
+    let mut g = game("4k3/3p4/8/8/8/8/8/3QK3 w - - 0 1", basic());
+    let attack = events_of(&mut g, "Qxd7");
+    assert_eq!(
+        attack[0].text,
+        "White's Queen on d1 attacks the Pawn on d7: the attacker wins for certain (a given, no dice)"
+    );
 }
 
 #[test]
@@ -486,7 +492,7 @@ fn advanced_tactical_and_divided_skirmishes() {
     assert!(
         tac[0]
             .text
-            .starts_with("White's Rook on a1 announces a Tactical movement and attacks the Pawn on b3 at half value, on a Tactical movement to a5"),
+            .starts_with("White's Rook on a1 announces a Tactical movement to a5 and attacks the Pawn on b3 at half value: "),
         "{}",
         tac[0].text
     );
@@ -526,6 +532,18 @@ fn advanced_tactical_and_divided_skirmishes() {
             "White's Queen on d4, in its divided skirmish, attacks the Pawn on d6: White rolls 1 (4 + 1 + 1 = 6), Black rolls 6 (1 + 6 = 7); the Pawn holds",
             "White's Queen on d4 lost a divided skirmish and is given to the defender",
         ]
+    );
+
+    // Both targets hold: the two defenders decide together.
+    let mut g = game(
+        "6k1/8/3p4/4p3/3Q4/8/8/6K1 w - - 0 1",
+        SkirmishOptions::advanced(),
+    );
+    play(&mut g, &["div:d4:e5,d6", "roll:1-6", "roll:1-6"]);
+    let stay = events_of(&mut g, "stay");
+    assert_eq!(
+        texts(&stay),
+        ["Black's Pawn on e5 and Black's Pawn on d6 stay where they stand"]
     );
 }
 
