@@ -392,26 +392,35 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
 fn covenant_field(game: &Covenant) -> String {
     const PITCH: usize = 5;
     let view = game.view(Viewer::Public);
-    let (width, height) = (usize::from(view.width), usize::from(view.height));
+    // The field is static: the scenario holds it (the catalog sends it).
+    let field = game.scenario();
+    let (width, height) = (usize::from(field.width), usize::from(field.height));
     let mut cells = vec![String::new(); width * height];
-    for h in &view.hexes {
+    for hex in field.hexes() {
         let mut cell = String::new();
-        cell.push(h.terrain.token());
-        if view.cities.contains(&h.hex) {
+        cell.push(
+            field
+                .terrain(hex)
+                .unwrap_or(tabula_covenant::Terrain::Open)
+                .token(),
+        );
+        if field.cities.contains(&hex) {
             cell.push('*');
-        } else if h.city.is_some() {
+        } else if field.city(hex).is_some() {
             cell.push('+');
         }
-        if let Some(c) = cells.get_mut(usize::from(h.hex.row) * width + usize::from(h.hex.col)) {
+        if let Some(c) = cells.get_mut(usize::from(hex.row) * width + usize::from(hex.col)) {
             *c = cell;
         }
     }
     for p in &view.pieces {
-        let code = match p.side {
-            tabula_covenant::Side::Gold => p.code.to_ascii_uppercase(),
-            tabula_covenant::Side::Blue => p.code.to_ascii_lowercase(),
+        // Seat 0 is Gold.
+        let code = if p.owner == 0 {
+            p.piece.to_ascii_uppercase()
+        } else {
+            p.piece.to_ascii_lowercase()
         };
-        if let Some(c) = cells.get_mut(usize::from(p.hex.row) * width + usize::from(p.hex.col)) {
+        if let Some(c) = cells.get_mut(usize::from(p.cell.row) * width + usize::from(p.cell.col)) {
             *c = format!("{code}{}", p.blood);
         }
     }
@@ -448,10 +457,10 @@ fn covenant_field(game: &Covenant) -> String {
     out.push_str("    upper case Gold, lower case Blue, number = Blood; . open f forest h hill d desert; * Holy City, + its hexes\n");
     out.push_str(&format!(
         "{}: round {}, {} of {} rounds without a capture; Grails Gold {} (+{}), Blue {} (+{})\n",
-        view.scenario_name,
+        field.name,
         view.round,
-        view.quiet_rounds.0,
-        view.quiet_rounds.1,
+        view.quiet_rounds,
+        tabula_covenant::PieceTable::builtin().rules.draw_rounds,
         view.grails[0],
         view.income[0],
         view.grails[1],
@@ -466,7 +475,7 @@ fn covenant_field(game: &Covenant) -> String {
         let targets: Vec<String> = active.targets.iter().map(|h| h.to_string()).collect();
         out.push_str(&format!(
             "Active: {} with {} MP. Reachable (MP): {}. Targets: {}\n",
-            active.hex,
+            active.cell,
             active.mp,
             if reach.is_empty() {
                 "none".to_owned()

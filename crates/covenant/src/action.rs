@@ -57,7 +57,33 @@ impl Targets {
 }
 
 /// One decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// The JSON form is an object tagged by `kind`; hexes are written as the
+/// notation writes them (`"e4"`), piece kinds by their two-letter code (the
+/// catalog's piece id):
+///
+/// | action | JSON | text |
+/// |---|---|---|
+/// | activate | `{"kind":"activate","at":"d4"}` | `act@d4` |
+/// | buy the Maiden's extra act | `{"kind":"extra","at":"d4"}` | `extra@d4` |
+/// | move the active piece | `{"kind":"move","to":"e5"}` | `move@e5` |
+/// | melee (a Berserker's Fury too) | `{"kind":"melee","at":"e6"}` | `melee@e6` |
+/// | shoot (arrows, bolts) | `{"kind":"shoot","at":"f8"}` | `shoot@f8` |
+/// | holy strike | `{"kind":"holy","at":"f8"}` | `holy@f8` |
+/// | sweep (the first target counters) | `{"kind":"sweep","targets":["e6","f5","f6"]}` | `sweep@e6,f5,f6` |
+/// | heal | `{"kind":"heal","healer":"c2","target":"c3"}` | `heal@c2:c3` |
+/// | recruit | `{"kind":"recruit","piece":"Mi","at":"c3"}` | `recruit@c3:Mi` |
+/// | convert | `{"kind":"convert","at":"e6"}` | `convert@e6` |
+/// | end the active piece's act | `{"kind":"end-act"}` | `end-act` |
+/// | end the turn | `{"kind":"end-turn"}` | `end-turn` |
+///
+/// Reading refuses, with a serde error: an unknown `kind`, a missing or
+/// unknown field, a hex that is not a name (`"z0"`), a piece code that is
+/// no row of the table, and a sweep that does not name 2 to 6 different
+/// hexes. A sweep's other targets may come in any order; they are written
+/// in hex order, after the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "ActionJson", try_from = "ActionJson")]
 pub enum Action {
     /// Activate the piece on this hex for one of its acts: it gets MP equal
     /// to its Speed (+2 near its Heir). `act@d4`
@@ -348,6 +374,113 @@ impl FromStr for Action {
     }
 }
 
+/// The JSON shape of [`Action`]: serde derives the tagging, and
+/// `TryFrom` refuses what an `Action` cannot hold.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum ActionJson {
+    Activate {
+        at: Hex,
+    },
+    Extra {
+        at: Hex,
+    },
+    Move {
+        to: Hex,
+    },
+    Melee {
+        at: Hex,
+    },
+    Shoot {
+        at: Hex,
+    },
+    Holy {
+        at: Hex,
+    },
+    Sweep {
+        targets: Vec<Hex>,
+    },
+    Heal {
+        healer: Hex,
+        target: Hex,
+    },
+    Recruit {
+        #[serde(with = "piece_code")]
+        piece: Kind,
+        at: Hex,
+    },
+    Convert {
+        at: Hex,
+    },
+    EndAct,
+    EndTurn,
+}
+
+/// A piece kind as its code (`"Mi"`); reading also takes the name.
+mod piece_code {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::data::{Kind, PieceTable};
+
+    pub fn serialize<S: Serializer>(kind: &Kind, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(kind)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        let text = String::deserialize(d)?;
+        PieceTable::builtin()
+            .find(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no piece is called '{text}'")))
+    }
+}
+
+impl From<Action> for ActionJson {
+    fn from(action: Action) -> Self {
+        match action {
+            Action::Activate(at) => ActionJson::Activate { at },
+            Action::Extra(at) => ActionJson::Extra { at },
+            Action::Move(to) => ActionJson::Move { to },
+            Action::Melee(at) => ActionJson::Melee { at },
+            Action::Shoot(at) => ActionJson::Shoot { at },
+            Action::Holy(at) => ActionJson::Holy { at },
+            Action::Sweep(t) => ActionJson::Sweep {
+                targets: t.as_slice().to_vec(),
+            },
+            Action::Heal { healer, target } => ActionJson::Heal { healer, target },
+            Action::Recruit { kind, at } => ActionJson::Recruit { piece: kind, at },
+            Action::Convert(at) => ActionJson::Convert { at },
+            Action::EndAct => ActionJson::EndAct,
+            Action::EndTurn => ActionJson::EndTurn,
+        }
+    }
+}
+
+impl TryFrom<ActionJson> for Action {
+    type Error = String;
+
+    fn try_from(json: ActionJson) -> Result<Self, String> {
+        Ok(match json {
+            ActionJson::Activate { at } => Action::Activate(at),
+            ActionJson::Extra { at } => Action::Extra(at),
+            ActionJson::Move { to } => Action::Move(to),
+            ActionJson::Melee { at } => Action::Melee(at),
+            ActionJson::Shoot { at } => Action::Shoot(at),
+            ActionJson::Holy { at } => Action::Holy(at),
+            ActionJson::Sweep { targets } => {
+                let refuse =
+                    || "a sweep names 2 to 6 different hexes, the first one first".to_owned();
+                let (first, others) = targets.split_first().ok_or_else(refuse)?;
+                Action::Sweep(Targets::new(*first, others).ok_or_else(refuse)?)
+            }
+            ActionJson::Heal { healer, target } => Action::Heal { healer, target },
+            ActionJson::Recruit { piece, at } => Action::Recruit { kind: piece, at },
+            ActionJson::Convert { at } => Action::Convert(at),
+            ActionJson::EndAct => Action::EndAct,
+            ActionJson::EndTurn => Action::EndTurn,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +529,3 @@ mod tests {
         }
     }
 }
-
-// Temporary JSON form: the canonical text (see docs/protocol.md).
-tabula_core::serde_as_text!(Action);

@@ -3,39 +3,28 @@
 use std::sync::Arc;
 
 use serde::Serialize;
+use tabula_core::protocol::{Catalog, Event, FaultKind, Gesture, Holding, Zone};
 use tabula_core::{Game, GameId, Player, Seating, Team, ToAct, Viewer};
 
 use crate::action::{Action, ActionError};
 use crate::data::PieceTable;
 use crate::hex::Hex;
 use crate::options::CovenantOptions;
-use crate::scenario::{Scenario, Terrain};
+use crate::protocol::{self, side_of};
+use crate::scenario::Scenario;
 use crate::side::Side;
 use crate::state::{Covenant, Step};
 use crate::text::{PositionError, parse_text, write_text};
-
-/// One hex of the field as a viewer sees it.
-#[derive(Debug, Clone, Serialize)]
-pub struct ViewHex {
-    /// The hex.
-    pub hex: Hex,
-    /// Its land.
-    pub terrain: Terrain,
-    /// The Holy City it belongs to (index into `cities`).
-    pub city: Option<u8>,
-}
 
 /// One piece as a viewer sees it, with its current modified stats.
 #[derive(Debug, Clone, Serialize)]
 pub struct ViewPiece {
     /// Where it stands.
-    pub hex: Hex,
-    /// Its side.
-    pub side: Side,
-    /// Its type's name.
-    pub name: String,
-    /// Its type's code.
-    pub code: String,
+    pub cell: Hex,
+    /// Its side's seat: 0 Gold, 1 Blue.
+    pub owner: u8,
+    /// Its type's code, the catalog's piece id (`Mi`).
+    pub piece: String,
     /// Blood left.
     pub blood: u8,
     /// Full Blood.
@@ -52,6 +41,8 @@ pub struct ViewPiece {
     pub base_acts: u8,
     /// Bought the Maiden's extra act this turn.
     pub extra: bool,
+    /// (A Prophet) has healed this turn.
+    pub healed: bool,
     /// Countered this round.
     pub countered: bool,
     /// Recruited or converted this turn.
@@ -64,7 +55,7 @@ pub struct ViewPiece {
 #[derive(Debug, Clone, Serialize)]
 pub struct ViewActive {
     /// Where it stands.
-    pub hex: Hex,
+    pub cell: Hex,
     /// MP left.
     pub mp: u8,
     /// Tiles walked this act.
@@ -75,33 +66,21 @@ pub struct ViewActive {
     pub targets: Vec<Hex>,
 }
 
-/// What a viewer sees: everything (Covenant hides nothing).
+/// What a viewer sees of the state: everything (Covenant hides nothing).
+/// The field, the piece table and the scenario are in the catalog; the
+/// position text, who acts and the legal actions are in the table's envelope.
 #[derive(Debug, Clone, Serialize)]
 pub struct CovenantView {
-    /// The position text.
-    pub position: String,
-    /// The scenario id.
-    pub scenario: String,
-    /// The scenario's name.
-    pub scenario_name: String,
-    /// Columns of the field.
-    pub width: u8,
-    /// Rows of the field.
-    pub height: u8,
-    /// Every hex of the field.
-    pub hexes: Vec<ViewHex>,
-    /// The marked hex of each Holy City.
-    pub cities: Vec<Hex>,
-    /// Every piece.
+    /// Every piece, in hex order.
     pub pieces: Vec<ViewPiece>,
-    /// Whose turn it is.
-    pub side_to_move: Side,
-    /// Who decides next.
-    pub to_act: ToAct,
-    /// The round.
+    /// The round, from 1.
     pub round: u16,
-    /// Rounds without a capture so far, and the limit.
-    pub quiet_rounds: (u16, u16),
+    /// Complete rounds without a capture so far (the game is drawn at the
+    /// catalog's `rules.draw-rounds`).
+    pub quiet_rounds: u16,
+    /// Whether a piece has fallen to the enemy this round (the count then
+    /// restarts when the round ends).
+    pub captured_this_round: bool,
     /// Grails, Gold then Blue.
     pub grails: [u16; 2],
     /// What each side would earn if its turn started now.
@@ -110,8 +89,6 @@ pub struct CovenantView {
     pub active: Option<ViewActive>,
     /// A foe the active Apostle may convert.
     pub convertible: Option<Hex>,
-    /// Every legal action, canonical form.
-    pub legal_actions: Vec<String>,
 }
 
 impl Covenant {
@@ -154,10 +131,9 @@ impl Covenant {
         dummy.at = Hex::new(u8::MAX, u8::MAX);
         let attack = self.melee_attack(p, &dummy, None);
         ViewPiece {
-            hex: p.at,
-            side: p.side,
-            name: t.name.clone(),
-            code: t.code.clone(),
+            cell: p.at,
+            owner: p.side.player().0,
+            piece: t.code.clone(),
             blood: p.blood,
             max_blood: t.blood,
             attack,
@@ -166,6 +142,7 @@ impl Covenant {
             acts: p.acts,
             base_acts: t.base_acts(),
             extra: p.extra,
+            healed: p.healed,
             countered: p.countered,
             idle: p.idle,
             cursed: self.is_cursed(p),
@@ -181,6 +158,9 @@ impl Game for Covenant {
     type PositionError = PositionError;
 
     const ID: GameId = GameId::Covenant;
+    /// The book is silent; its section 7 lists every way a battle ends
+    /// (`docs/rules/covenant.md`, "Draw by agreement").
+    const DRAW_BY_AGREEMENT: bool = false;
 
     fn new(options: &CovenantOptions) -> Self {
         Covenant::with_scenario(Scenario::builtin(options.scenario), options)
@@ -244,7 +224,6 @@ impl Game for Covenant {
     }
 
     fn view(&self, _viewer: Viewer) -> CovenantView {
-        let s = &*self.scenario;
         let mut legal = Vec::new();
         self.legal(&mut legal);
         let active = self.active.and_then(|a| {
@@ -260,7 +239,7 @@ impl Game for Covenant {
             targets.sort_unstable();
             targets.dedup();
             Some(ViewActive {
-                hex: a.at,
+                cell: a.at,
                 mp: a.mp,
                 tiles: a.tiles,
                 reachable: self.reach(a.at, a.mp, pass),
@@ -268,30 +247,46 @@ impl Game for Covenant {
             })
         });
         CovenantView {
-            position: self.to_text(),
-            scenario: s.id.clone(),
-            scenario_name: s.name.clone(),
-            width: s.width,
-            height: s.height,
-            hexes: s
-                .hexes()
-                .map(|hex| ViewHex {
-                    hex,
-                    terrain: s.terrain(hex).unwrap_or(Terrain::Open),
-                    city: s.city(hex),
-                })
-                .collect(),
-            cities: s.cities.clone(),
             pieces: self.pieces.iter().map(|p| self.view_piece(p)).collect(),
-            side_to_move: self.side,
-            to_act: self.to_act(),
             round: self.round,
-            quiet_rounds: (self.quiet, PieceTable::builtin().rules.draw_rounds),
+            quiet_rounds: self.quiet,
+            captured_this_round: self.captured,
             grails: self.grails,
             income: [self.income(Side::Gold), self.income(Side::Blue)],
             active,
             convertible: self.convertible.map(|(_, h)| h),
-            legal_actions: legal.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    fn key(&self) -> u64 {
+        self.state_key()
+    }
+
+    fn gesture(&self, action: &Action) -> Gesture {
+        self.gesture_of(action)
+    }
+
+    fn holdings(&self, player: Player, _viewer: Viewer) -> Vec<Holding> {
+        side_of(player).map_or_else(Vec::new, |side| self.holdings_of(side))
+    }
+
+    fn zones(&self, _viewer: Viewer) -> Vec<Zone> {
+        Side::BOTH.iter().map(|&s| self.recruit_zone(s)).collect()
+    }
+
+    fn events(&self, action: &Action, after: &Self, _viewer: Viewer) -> Vec<Event> {
+        self.events_of(action, after)
+    }
+
+    fn catalog(options: &CovenantOptions) -> Catalog {
+        protocol::catalog(options)
+    }
+
+    fn fault_kind(error: &ActionError) -> FaultKind {
+        match error {
+            ActionError::Unreadable { .. } => FaultKind::Unreadable,
+            ActionError::Illegal { .. } => FaultKind::Illegal,
+            ActionError::GameOver => FaultKind::GameOver,
         }
     }
 

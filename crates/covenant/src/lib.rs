@@ -27,6 +27,7 @@ mod data;
 mod game;
 mod hex;
 mod options;
+mod protocol;
 mod scenario;
 mod side;
 mod state;
@@ -37,9 +38,10 @@ pub use data::{
     Aura, DataError, HolyStrike, Kind, MAX_REACH, MAX_TYPES, PIECES_TOML, PieceTable, PieceType,
     Powers, Ranged, RuleNumbers, Sacrifice, Wrath,
 };
-pub use game::{CovenantView, ViewActive, ViewHex, ViewPiece};
+pub use game::{CovenantView, ViewActive, ViewPiece};
 pub use hex::{BadHex, Hex, MAX_COLUMNS, MAX_ROWS};
 pub use options::{CovenantOptions, WrathDamage};
+pub use protocol::RECRUITS;
 pub use scenario::{Army, Scenario, ScenarioError, ScenarioId, Terrain, UnknownScenario};
 pub use side::Side;
 pub use state::{Active, Covenant, MAX_GRAILS, Piece, Step};

@@ -40,6 +40,16 @@ impl Terrain {
         }
     }
 
+    /// The land's name in catalogs and views: `open`, `forest`, `hill`, `desert`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Terrain::Open => "open",
+            Terrain::Forest => "forest",
+            Terrain::Hill => "hill",
+            Terrain::Desert => "desert",
+        }
+    }
+
     /// Whether entering costs the rough-ground price.
     pub const fn is_rough(self) -> bool {
         !matches!(self, Terrain::Open)

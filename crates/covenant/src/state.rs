@@ -67,6 +67,84 @@ pub struct Covenant {
     pub(crate) convertible: Option<(Kind, Hex)>,
 }
 
+/// What kind of attack a blow is, for events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Attack {
+    /// A melee blow (a Berserker's Fury: several).
+    Melee,
+    /// One blow of a Blade's Sweep.
+    Sweep,
+    /// An arrow or a bolt.
+    Shot,
+    /// A holy strike.
+    Holy,
+}
+
+/// One thing the engine did while playing an action, told to a [`Log`] so
+/// that events report it exactly (the pieces as they were just before).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Record {
+    /// An attacker's blow on `target` (its Blood before the blow).
+    Blow {
+        by: Piece,
+        target: Piece,
+        damage: u8,
+        attack: Attack,
+        /// 1 for the first blow, 2 for a Berserker's second.
+        blow: u8,
+    },
+    /// A counter-blow of `by` on the attacker `target`.
+    Counter {
+        by: Piece,
+        target: Piece,
+        damage: u8,
+        /// The Angel's holy wrath rather than a blow.
+        wrath: bool,
+    },
+    /// A piece left the field at 0 Blood.
+    Fell { piece: Piece, by_enemy: bool },
+    /// An Angel's Grace refunded the fallen piece's price.
+    Grace { piece: Piece, grails: u16 },
+    /// The Heir took the crown.
+    Crowned { heir: Piece },
+    /// Sacrifice's Blood paid at the end of the second act.
+    Sacrifice { piece: Piece, blood: u8 },
+    /// A side's turn began (fresh acts, recruits awake).
+    TurnBegins { side: Side },
+    /// Holy City income at the start of a turn.
+    Income { side: Side, grails: u16 },
+    /// The Princess's recovery at the start of a turn.
+    Recovery { piece: Piece, blood: u8 },
+}
+
+/// Where the engine tells what it does; [`NoLog`] (the rules' own play)
+/// compiles the telling away.
+pub(crate) trait Log {
+    fn record(&mut self, record: Record);
+}
+
+/// The log of plain play: nothing is kept.
+pub(crate) struct NoLog;
+
+impl Log for NoLog {
+    #[inline(always)]
+    fn record(&mut self, _: Record) {}
+}
+
+impl Log for Vec<Record> {
+    fn record(&mut self, record: Record) {
+        self.push(record);
+    }
+}
+
+/// The result of [`Covenant::search`], indexed by [`Scenario::cell`].
+struct Search {
+    start: usize,
+    occupied: Vec<bool>,
+    best: Vec<Option<(u8, u8)>>,
+    prev: Vec<Option<Hex>>,
+}
+
 /// A reachable destination: its MP cost and the tiles walked to get there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Step {
@@ -123,7 +201,7 @@ impl Covenant {
             active: None,
             convertible: None,
         };
-        game.start_turn();
+        game.start_turn(&mut NoLog);
         game
     }
 
@@ -359,6 +437,46 @@ impl Covenant {
     /// not stop on them.
     pub fn reach(&self, from: Hex, mp: u8, pass_through: bool) -> Vec<Step> {
         let s = &*self.scenario;
+        let Some(search) = self.search(from, mp, pass_through) else {
+            return Vec::new();
+        };
+        s.hexes()
+            .filter_map(|h| {
+                let c = s.cell(h)?;
+                let (cost, tiles) = search.best[c]?;
+                (c != search.start && !search.occupied[c]).then_some(Step { to: h, cost, tiles })
+            })
+            .collect()
+    }
+
+    /// The path a walk from `from` to `to` takes with `mp` MP: the hexes
+    /// entered in order, `to` last, along a cheapest path with the most
+    /// tiles (the one [`Covenant::reach`] prices); `None` if `to` is out of
+    /// reach.
+    pub fn path(&self, from: Hex, to: Hex, mp: u8, pass_through: bool) -> Option<Vec<Hex>> {
+        let s = &*self.scenario;
+        let search = self.search(from, mp, pass_through)?;
+        let goal = s.cell(to)?;
+        if goal == search.start || search.occupied[goal] || search.best[goal].is_none() {
+            return None;
+        }
+        let mut path = vec![to];
+        let mut at = to;
+        while let Some(prev) = s.cell(at).and_then(|c| search.prev[c]) {
+            if prev == from {
+                path.reverse();
+                return Some(path);
+            }
+            path.push(prev);
+            at = prev;
+        }
+        None
+    }
+
+    /// Dijkstra over (cost, most tiles) from `from`, remembering how each
+    /// hex was best reached.
+    fn search(&self, from: Hex, mp: u8, pass_through: bool) -> Option<Search> {
+        let s = &*self.scenario;
         let n = s.cell_count();
         let mut occupied = vec![false; n];
         for p in &self.pieces {
@@ -367,9 +485,8 @@ impl Covenant {
             }
         }
         let mut best: Vec<Option<(u8, u8)>> = vec![None; n];
-        let Some(start) = s.cell(from) else {
-            return Vec::new();
-        };
+        let mut prev: Vec<Option<Hex>> = vec![None; n];
+        let start = s.cell(from)?;
         best[start] = Some((0, 0));
         let mut heap = BinaryHeap::new();
         heap.push(Reverse((0u8, Reverse(0u8), from)));
@@ -394,17 +511,17 @@ impl Covenant {
                 };
                 if better {
                     best[nc] = Some((ncost, ntiles));
+                    prev[nc] = Some(hex);
                     heap.push(Reverse((ncost, Reverse(ntiles), next)));
                 }
             }
         }
-        s.hexes()
-            .filter_map(|h| {
-                let c = s.cell(h)?;
-                let (cost, tiles) = best[c]?;
-                (c != start && !occupied[c]).then_some(Step { to: h, cost, tiles })
-            })
-            .collect()
+        Some(Search {
+            start,
+            occupied,
+            best,
+            prev,
+        })
     }
 
     // ----- legality ----------------------------------------------------------
@@ -460,7 +577,7 @@ impl Covenant {
         }
     }
 
-    fn count_of(&self, side: Side, kind: Kind) -> usize {
+    pub(crate) fn count_of(&self, side: Side, kind: Kind) -> usize {
         self.pieces
             .iter()
             .filter(|p| p.side == side && p.kind == kind)
@@ -800,6 +917,12 @@ impl Covenant {
 
     /// Plays an action known to be legal.
     pub fn play(&mut self, action: &Action) {
+        self.play_with(action, &mut NoLog);
+    }
+
+    /// Plays an action known to be legal, telling `log` every blow, fall,
+    /// refund and start-of-turn effect as it happens.
+    pub(crate) fn play_with<L: Log>(&mut self, action: &Action, log: &mut L) {
         let pending = self.convertible.take();
         match *action {
             Action::Activate(h) => {
@@ -830,15 +953,15 @@ impl Covenant {
             }
             Action::Move(to) => self.walk(to),
             Action::Melee(t) => {
-                self.melee(t);
-                self.end_act();
+                self.melee(t, log);
+                self.end_act(log);
             }
             Action::Sweep(targets) => {
-                self.sweep(&targets);
-                self.end_act();
+                self.sweep(&targets, log);
+                self.end_act(log);
             }
-            Action::Shoot(t) => self.shoot(t),
-            Action::Holy(t) => self.holy(t),
+            Action::Shoot(t) => self.shoot(t, log),
+            Action::Holy(t) => self.holy(t, log),
             Action::Heal { healer, target } => {
                 if let (Some(i), Some(j)) = (self.index(healer), self.index(target)) {
                     self.pieces[i].healed = true;
@@ -870,8 +993,8 @@ impl Covenant {
                     self.raise(kind, h);
                 }
             }
-            Action::EndAct => self.end_act(),
-            Action::EndTurn => self.end_turn(),
+            Action::EndAct => self.end_act(log),
+            Action::EndTurn => self.end_turn(log),
         }
     }
 
@@ -911,11 +1034,11 @@ impl Covenant {
     }
 
     /// Deals `damage` to the piece at index `i`; true if it fell.
-    fn wound(&mut self, i: usize, damage: u8, by_enemy: bool) -> bool {
+    fn wound<L: Log>(&mut self, i: usize, damage: u8, by_enemy: bool, log: &mut L) -> bool {
         let p = &mut self.pieces[i];
         p.blood = p.blood.saturating_sub(damage);
         if p.blood == 0 {
-            self.fall(i, by_enemy);
+            self.fall(i, by_enemy, log);
             true
         } else {
             false
@@ -923,14 +1046,15 @@ impl Covenant {
     }
 
     /// Removes a fallen piece: capture count, Grace, succession.
-    fn fall(&mut self, i: usize, by_enemy: bool) {
+    fn fall<L: Log>(&mut self, i: usize, by_enemy: bool, log: &mut L) {
         let p = self.pieces.remove(i);
-        self.fallen(p, by_enemy);
+        self.fallen(p, by_enemy, log);
     }
 
     /// What follows a fall, once the fallen piece is off the field: the
     /// capture mark, the end of its act, Grace, succession.
-    fn fallen(&mut self, p: Piece, by_enemy: bool) {
+    fn fallen<L: Log>(&mut self, p: Piece, by_enemy: bool, log: &mut L) {
+        log.record(Record::Fell { piece: p, by_enemy });
         if by_enemy {
             self.captured = true;
         }
@@ -943,6 +1067,10 @@ impl Covenant {
                 q.side == p.side && powers(q).grace.is_some_and(|r| q.at.distance(p.at) <= r)
             });
             if graced {
+                log.record(Record::Grace {
+                    piece: p,
+                    grails: u16::from(price),
+                });
                 let g = &mut self.grails[p.side.index()];
                 *g = g.saturating_add(u16::from(price)).min(MAX_GRAILS);
             }
@@ -953,6 +1081,9 @@ impl Covenant {
                 .iter()
                 .position(|q| q.side == p.side && powers(q).succession)
         {
+            log.record(Record::Crowned {
+                heir: self.pieces[heir],
+            });
             self.pieces[heir].kind = table().king();
         }
     }
@@ -960,7 +1091,7 @@ impl Covenant {
     /// The defender on `defender` answers the attacker on `attacker`, if it
     /// may: once a round, adjacent (the Angel's wrath: within its range),
     /// never against the Untouchable.
-    fn counter(&mut self, defender: Hex, attacker: Hex) {
+    fn counter<L: Log>(&mut self, defender: Hex, attacker: Hex, log: &mut L) {
         if self.outcome().is_some() {
             return;
         }
@@ -982,10 +1113,16 @@ impl Covenant {
             None => return,
         };
         self.pieces[di].countered = true;
-        self.wound(ai, damage, true);
+        log.record(Record::Counter {
+            by: d,
+            target: a,
+            damage,
+            wrath: powers(&d).wrath.is_some(),
+        });
+        self.wound(ai, damage, true, log);
     }
 
-    fn melee(&mut self, target: Hex) {
+    fn melee<L: Log>(&mut self, target: Hex, log: &mut L) {
         let Some(a) = self.active else { return };
         let Some(i) = self.index(a.at) else { return };
         let blows = powers(&self.pieces[i]).fury.unwrap_or(1);
@@ -1002,16 +1139,23 @@ impl Covenant {
                 self.melee_attack(&attacker, &defender, Some(a.tiles)),
                 self.defence(&defender),
             );
-            if self.wound(ti, damage, true) {
+            log.record(Record::Blow {
+                by: attacker,
+                target: defender,
+                damage,
+                attack: Attack::Melee,
+                blow: blow + 1,
+            });
+            if self.wound(ti, damage, true, log) {
                 return;
             }
             if blow == 0 {
-                self.counter(target, a.at);
+                self.counter(target, a.at, log);
             }
         }
     }
 
-    fn sweep(&mut self, targets: &Targets) {
+    fn sweep<L: Log>(&mut self, targets: &Targets, log: &mut L) {
         let Some(a) = self.active else { return };
         let Some(ai) = self.index(a.at) else { return };
         let attacker = self.pieces[ai];
@@ -1036,6 +1180,13 @@ impl Covenant {
         // named in changes nothing but who counters).
         for &(t, damage) in &blows {
             if let Some(ti) = self.index(t) {
+                log.record(Record::Blow {
+                    by: attacker,
+                    target: self.pieces[ti],
+                    damage,
+                    attack: Attack::Sweep,
+                    blow: 1,
+                });
                 let p = &mut self.pieces[ti];
                 p.blood = p.blood.saturating_sub(damage);
             }
@@ -1050,12 +1201,12 @@ impl Covenant {
             }
         });
         for p in fallen {
-            self.fallen(p, true);
+            self.fallen(p, true, log);
         }
-        self.counter(targets.first(), a.at);
+        self.counter(targets.first(), a.at, log);
     }
 
-    fn shoot(&mut self, target: Hex) {
+    fn shoot<L: Log>(&mut self, target: Hex, log: &mut L) {
         let Some(a) = self.active else { return };
         let (Some(ai), Some(ti)) = (self.index(a.at), self.index(target)) else {
             return;
@@ -1068,12 +1219,19 @@ impl Covenant {
             ..a
         });
         let damage = Self::damage(i16::from(r.attack), self.defence(&self.pieces[ti]));
-        if !self.wound(ti, damage, true) {
-            self.counter(target, a.at);
+        log.record(Record::Blow {
+            by: self.pieces[ai],
+            target: self.pieces[ti],
+            damage,
+            attack: Attack::Shot,
+            blow: 1,
+        });
+        if !self.wound(ti, damage, true, log) {
+            self.counter(target, a.at, log);
         }
     }
 
-    fn holy(&mut self, target: Hex) {
+    fn holy<L: Log>(&mut self, target: Hex, log: &mut L) {
         let Some(a) = self.active else { return };
         let (Some(ai), Some(ti)) = (self.index(a.at), self.index(target)) else {
             return;
@@ -1088,7 +1246,14 @@ impl Covenant {
         });
         let victim = self.pieces[ti];
         let damage = self.holy_damage(h.damage, &victim);
-        if self.wound(ti, damage, true) {
+        log.record(Record::Blow {
+            by: caster,
+            target: victim,
+            damage,
+            attack: Attack::Holy,
+            blow: 1,
+        });
+        if self.wound(ti, damage, true, log) {
             if powers(&caster).convert.is_some()
                 && ty(victim.kind).convertible()
                 && self.outcome().is_none()
@@ -1096,29 +1261,38 @@ impl Covenant {
                 self.convertible = Some((victim.kind, target));
             }
         } else {
-            self.counter(target, a.at);
+            self.counter(target, a.at, log);
         }
     }
 
-    fn end_act(&mut self) {
+    fn end_act<L: Log>(&mut self, log: &mut L) {
         let Some(a) = self.active.take() else { return };
         let Some(i) = self.index(a.at) else { return };
         let p = self.pieces[i];
         if let Some(s) = powers(&p).sacrifice
             && p.acts == s.acts
         {
+            let lost = if p.blood > s.blood || !self.options.sacrifice_spares {
+                s.blood.min(p.blood)
+            } else {
+                p.blood - 1
+            };
+            log.record(Record::Sacrifice {
+                piece: p,
+                blood: lost,
+            });
             if p.blood > s.blood {
                 self.pieces[i].blood -= s.blood;
             } else if self.options.sacrifice_spares {
                 self.pieces[i].blood = 1;
             } else {
-                self.fall(i, false);
+                self.fall(i, false, log);
             }
         }
     }
 
-    fn end_turn(&mut self) {
-        self.end_act();
+    fn end_turn<L: Log>(&mut self, log: &mut L) {
+        self.end_act(log);
         self.convertible = None;
         if self.outcome().is_some() {
             return;
@@ -1134,14 +1308,15 @@ impl Covenant {
         }
         self.side = self.side.other();
         if self.outcome().is_none() {
-            self.start_turn();
+            self.start_turn(log);
         }
     }
 
     /// The start of the side to move's turn: fresh acts, recruits wake,
     /// Holy City income, the Princess's recovery.
-    pub(crate) fn start_turn(&mut self) {
+    pub(crate) fn start_turn<L: Log>(&mut self, log: &mut L) {
         let side = self.side;
+        log.record(Record::TurnBegins { side });
         for p in &mut self.pieces {
             p.acts = 0;
             p.extra = false;
@@ -1152,6 +1327,12 @@ impl Covenant {
             }
         }
         let income = self.income(side);
+        if income > 0 {
+            log.record(Record::Income {
+                side,
+                grails: income,
+            });
+        }
         let g = &mut self.grails[side.index()];
         *g = g.saturating_add(income).min(MAX_GRAILS);
         let heal: Vec<(usize, u8)> = self
@@ -1165,8 +1346,16 @@ impl Covenant {
             })
             .collect();
         for (i, amount) in heal {
+            let before = self.pieces[i];
             let p = &mut self.pieces[i];
             p.blood = p.blood.saturating_add(amount).min(ty(p.kind).blood);
+            if p.blood > before.blood {
+                let blood = p.blood - before.blood;
+                log.record(Record::Recovery {
+                    piece: before,
+                    blood,
+                });
+            }
         }
     }
 

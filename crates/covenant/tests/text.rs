@@ -217,17 +217,29 @@ fn the_view_shows_everything_as_json() {
     let mut g = Covenant::new(&CovenantOptions::with_scenario(ScenarioId::Crossroads));
     play(&mut g, "act@g1");
     let view = g.view(Viewer::Player(Side::Blue.player()));
-    assert_eq!(view.position, g.to_text());
     assert_eq!(view.pieces.len(), 14);
-    assert_eq!(view.hexes.len(), 9 * 9 - 4);
-    assert_eq!(view.cities.len(), 3);
     let active = view.active.as_ref().unwrap();
     assert_eq!(active.mp, 10);
     assert!(!active.reachable.is_empty());
     let json = serde_json::to_value(&view).unwrap();
-    assert_eq!(json["scenario"], "crossroads");
-    assert_eq!(json["pieces"][0]["name"], "Archer");
-    assert_eq!(json["to_act"]["kind"], "player");
+    assert_eq!(json["pieces"][0]["piece"], "Ar");
+    assert_eq!(json["pieces"][0]["cell"], "c1");
+    assert_eq!(json["pieces"][0]["owner"], 0);
+    assert_eq!(json["active"]["cell"], "g1");
+    // What the envelope and the catalog carry is not repeated here.
+    for gone in [
+        "position",
+        "to_act",
+        "side_to_move",
+        "legal_actions",
+        "hexes",
+        "cities",
+    ] {
+        assert!(json.get(gone).is_none(), "{gone}");
+    }
+    let catalog = Covenant::catalog(g.options());
+    assert_eq!(catalog.board.cells().len(), 9 * 9 - 4);
+    assert_eq!(catalog.extra["cities"].as_array().unwrap().len(), 3);
     assert_eq!(
         g.determinize(
             Side::Gold.player(),
