@@ -128,10 +128,11 @@ fn warrior_board(game: &Warrior) -> String {
     let view = game.view(Viewer::Public);
     let mut cells = vec![String::new(); 64];
     let mut stacks = Vec::new();
-    for sq in &view.board {
+    for sq in &view.pieces {
         let mut cell = String::new();
-        cell.push(sq.army.letter());
-        cell.push(match sq.kind {
+        let army = view.players.iter().find(|p| p.seat == sq.owner);
+        cell.push(army.map_or('?', |p| p.army.letter()));
+        cell.push(match sq.piece {
             Kind::King => 'K',
             Kind::Warrior => 'W',
         });
@@ -154,12 +155,12 @@ fn warrior_board(game: &Warrior) -> String {
             let held: Vec<String> = view
                 .players
                 .iter()
-                .filter(|p| sq.stack.count(p.army) > 0)
-                .map(|p| format!("{} {}", sq.stack.count(p.army), p.name))
+                .filter(|p| sq.stacked(p.seat) > 0)
+                .map(|p| format!("{} {}", sq.stacked(p.seat), p.name))
                 .collect();
-            stacks.push(format!("{} holds {}", sq.square, held.join(", ")));
+            stacks.push(format!("{} holds {}", sq.cell, held.join(", ")));
         }
-        if let Some(slot) = cells.get_mut(sq.square.index()) {
+        if let Some(slot) = cells.get_mut(sq.cell.index()) {
             *slot = cell;
         }
     }

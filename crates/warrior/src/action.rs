@@ -12,6 +12,8 @@
 //! | buy a weapon | `buy-new-` or `buy-reissued-` weapon | `buy-new-R`, `buy-reissued-S` |
 //! | end the current optional phase | `end` | `end` |
 //! | claim the fifty-moves draw | `draw` | `draw` |
+//!
+//! Resigning is not among them: the table offers it for every game.
 
 use std::fmt;
 use std::str::FromStr;
@@ -42,8 +44,33 @@ impl Purchase {
 }
 
 /// One decision of a turn.
+///
+/// The JSON form is an object tagged by `kind`; squares are the strings the
+/// notation writes, weapons and facings their lowercase names:
+///
+/// | action | JSON |
+/// |---|---|
+/// | drop a Bank Warrior | `{"kind":"drop","to":"e4"}` |
+/// | move | `{"kind":"move","from":"e1","to":"e2"}` |
+/// | move, one Swords carried | `{"kind":"move","from":"d4","to":"d5","facing":"north"}` |
+/// | capture | `{"kind":"capture","from":"a1","to":"a5"}` (`facing` as for a move) |
+/// | no movement possible | `{"kind":"pass"}` |
+/// | bonus drop of a Reserve Warrior | `{"kind":"bonus-drop","to":"c3"}` |
+/// | arm a Warrior | `{"kind":"arm","weapon":"rook","on":"d4"}` |
+/// | arm with a first Swords | `{"kind":"arm","weapon":"swords","on":"d4","facing":"east"}` |
+/// | buy a Warrior for the Reserve | `{"kind":"buy","item":"warrior"}` |
+/// | buy a weapon | `{"kind":"buy","item":"knight","issue":"new"}`, `{"kind":"buy","item":"swords","issue":"reissued"}` |
+/// | end the current optional phase | `{"kind":"end"}` |
+/// | claim the fifty-moves draw | `{"kind":"claim-draw"}` |
+///
+/// `weapon` and a bought weapon's `item` are `rook`, `knight`, `bishop` or
+/// `swords` (the catalog's piece ids); `facing` is `north`, `east`, `south`
+/// or `west`, left out where there is none to choose; `issue` is `new` or
+/// `reissued`, given for a weapon and never for a Warrior. Unknown kinds,
+/// unknown or missing fields, bad squares and a Warrior with an issue are
+/// refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "action")]
+#[serde(into = "ActionJson", try_from = "ActionJson")]
 pub enum Action {
     /// The movement: drop one of one's Warriors held by the Bank onto an
     /// empty square, paying $1.
@@ -98,6 +125,123 @@ pub enum Action {
     End,
     /// Claims the fifty-moves draw (option `fifty-moves=claim`).
     ClaimDraw,
+}
+
+/// The JSON shape of [`Action`] (see its documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum ActionJson {
+    Drop {
+        to: Square,
+    },
+    Move {
+        from: Square,
+        to: Square,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing: Option<Facing>,
+    },
+    Capture {
+        from: Square,
+        to: Square,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing: Option<Facing>,
+    },
+    Pass,
+    BonusDrop {
+        to: Square,
+    },
+    Arm {
+        weapon: Weapon,
+        on: Square,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing: Option<Facing>,
+    },
+    Buy {
+        item: Item,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        issue: Option<Issue>,
+    },
+    End,
+    ClaimDraw,
+}
+
+/// What a `buy` names: a Warrior or a weapon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Item {
+    Warrior,
+    Rook,
+    Knight,
+    Bishop,
+    Swords,
+}
+
+impl From<Action> for ActionJson {
+    fn from(a: Action) -> Self {
+        match a {
+            Action::Drop { to } => ActionJson::Drop { to },
+            Action::Move { from, to, facing } => ActionJson::Move { from, to, facing },
+            Action::Capture { from, to, facing } => ActionJson::Capture { from, to, facing },
+            Action::Pass => ActionJson::Pass,
+            Action::BonusDrop { to } => ActionJson::BonusDrop { to },
+            Action::Arm { weapon, on, facing } => ActionJson::Arm { weapon, on, facing },
+            Action::Buy { item } => match item {
+                Purchase::Warrior => ActionJson::Buy {
+                    item: Item::Warrior,
+                    issue: None,
+                },
+                Purchase::Weapon(w, issue) => ActionJson::Buy {
+                    item: match w {
+                        Weapon::Rook => Item::Rook,
+                        Weapon::Knight => Item::Knight,
+                        Weapon::Bishop => Item::Bishop,
+                        Weapon::Swords => Item::Swords,
+                    },
+                    issue: Some(issue),
+                },
+            },
+            Action::End => ActionJson::End,
+            Action::ClaimDraw => ActionJson::ClaimDraw,
+        }
+    }
+}
+
+impl TryFrom<ActionJson> for Action {
+    type Error = &'static str;
+
+    fn try_from(j: ActionJson) -> Result<Self, Self::Error> {
+        Ok(match j {
+            ActionJson::Drop { to } => Action::Drop { to },
+            ActionJson::Move { from, to, facing } => Action::Move { from, to, facing },
+            ActionJson::Capture { from, to, facing } => Action::Capture { from, to, facing },
+            ActionJson::Pass => Action::Pass,
+            ActionJson::BonusDrop { to } => Action::BonusDrop { to },
+            ActionJson::Arm { weapon, on, facing } => Action::Arm { weapon, on, facing },
+            ActionJson::Buy { item, issue } => {
+                let weapon = match item {
+                    Item::Warrior => {
+                        return match issue {
+                            None => Ok(Action::Buy {
+                                item: Purchase::Warrior,
+                            }),
+                            Some(_) => Err("a Warrior is bought without an issue"),
+                        };
+                    }
+                    Item::Rook => Weapon::Rook,
+                    Item::Knight => Weapon::Knight,
+                    Item::Bishop => Weapon::Bishop,
+                    Item::Swords => Weapon::Swords,
+                };
+                let issue =
+                    issue.ok_or("a weapon is bought \"new\" or \"reissued\": give its issue")?;
+                Action::Buy {
+                    item: Purchase::Weapon(weapon, issue),
+                }
+            }
+            ActionJson::End => Action::End,
+            ActionJson::ClaimDraw => Action::ClaimDraw,
+        })
+    }
 }
 
 /// Text that is not an action in any form this game reads.

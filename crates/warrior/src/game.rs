@@ -1,15 +1,20 @@
 //! The [`tabula_core::Game`] implementation and the view.
 
+use std::hash::{Hash, Hasher};
+
 use serde::Serialize;
+use tabula_core::protocol::{Catalog, Event, FaultKind, Gesture, Holding, StableHasher, Zone};
 use tabula_core::{EndReason, Game, GameId, Outcome, Player, Seating, Team, ToAct, Viewer};
 use thiserror::Error;
 
 use crate::action::{Action, ActionParseError, Rough, parse_rough};
 use crate::options::WarriorOptions;
+use crate::protocol::seat;
 use crate::state::{Illegal, Warrior};
 use crate::text::PositionError;
 use crate::types::{
-    Army, Ending, Facing, Money, NewStock, Phase, Piece, PieceKind, Reserve, Square, Stack, Weapons,
+    Army, Ending, Facing, Money, NewStock, Phase, Piece, PieceKind, Reserve, Square, Weapon,
+    Weapons,
 };
 
 /// Why an action cannot be read or played.
@@ -69,47 +74,65 @@ pub struct BankView {
     pub reissued: Weapons,
 }
 
-/// One occupied square.
+/// Captured Warriors of one army under a piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StackView {
+    /// The seat of the captured Warriors' army.
+    pub owner: u8,
+    /// How many.
+    pub count: u8,
+}
+
+/// One piece on the board.
 #[derive(Debug, Clone, Serialize)]
-pub struct SquareView {
-    /// The square.
-    pub square: Square,
-    /// The piece's army.
-    pub army: Army,
-    /// King or Warrior.
-    pub kind: PieceKind,
-    /// The weapons carried, one entry per weapon.
-    pub weapons: Vec<crate::Weapon>,
+pub struct PieceView {
+    /// Its square (`"e4"`).
+    pub cell: Square,
+    /// The seat of its army.
+    pub owner: u8,
+    /// `king` or `warrior` (catalog ids).
+    pub piece: PieceKind,
+    /// The weapons carried, one entry per weapon (`rook`, `knight`,
+    /// `bishop`, `swords`), in that order.
+    pub weapons: Vec<Weapon>,
     /// The Swords facing, for a piece with one Swords.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub facing: Option<Facing>,
-    /// The captured Warriors under it, by army.
-    pub stack: Stack,
-    /// Whether the Warrior was dropped this turn.
+    /// The captured Warriors under it, by army (only armies with some).
+    pub stack: Vec<StackView>,
+    /// Whether the Warrior was dropped this turn (it cannot be armed yet).
     pub dropped_this_turn: bool,
 }
 
-/// The whole state, for the server and UI (Warrior Chess is perfect
-/// information, so every viewer sees the same).
+impl PieceView {
+    /// How many captured Warriors of seat `owner` are under the piece.
+    pub fn stacked(&self, owner: u8) -> u8 {
+        self.stack
+            .iter()
+            .filter(|s| s.owner == owner)
+            .map(|s| s.count)
+            .sum()
+    }
+}
+
+/// What a page draws: the board, each player's public state, the Bank and
+/// the phase (Warrior Chess is perfect information, so every viewer sees
+/// the same). Who acts, the position text and the outcome are the table's.
 #[derive(Debug, Clone, Serialize)]
 pub struct WarriorView {
-    /// The position text.
-    pub text: String,
     /// The players in seat order.
     pub players: Vec<PlayerView>,
-    /// The occupied squares.
-    pub board: Vec<SquareView>,
+    /// The pieces on the board, `a1` first.
+    pub pieces: Vec<PieceView>,
     /// The Bank, per army.
     pub bank: Vec<BankView>,
-    /// Whose turn it is (the last to act once the game is over).
-    pub to_move: Army,
-    /// The phase.
+    /// The phase of the turn (`move`, `bonus`, `arm`, `buy`, or once over
+    /// how it ended: `king-captured`...).
     pub phase: Phase,
     /// Turns in a row without a drop or capture.
     pub no_progress: u16,
     /// The number of such turns that draws.
     pub fifty_moves_limit: u16,
-    /// The outcome, once the game is over.
-    pub outcome: Option<Outcome>,
 }
 
 impl Warrior {
@@ -220,7 +243,6 @@ impl Warrior {
     /// The whole state as a serializable view.
     pub fn whole_view(&self) -> WarriorView {
         WarriorView {
-            text: self.text(),
             players: self
                 .armies()
                 .map(|a| PlayerView {
@@ -233,15 +255,22 @@ impl Warrior {
                     income: self.income(a),
                 })
                 .collect(),
-            board: self
+            pieces: self
                 .pieces()
-                .map(|(sq, p): (Square, &Piece)| SquareView {
-                    square: sq,
-                    army: p.army,
-                    kind: p.kind,
+                .map(|(sq, p): (Square, &Piece)| PieceView {
+                    cell: sq,
+                    owner: seat(p.army).0,
+                    piece: p.kind,
                     weapons: p.weapons.iter().collect(),
                     facing: p.facing,
-                    stack: p.stack,
+                    stack: Army::ALL
+                        .iter()
+                        .filter(|a| p.stack.count(**a) > 0)
+                        .map(|a| StackView {
+                            owner: seat(*a).0,
+                            count: p.stack.count(*a),
+                        })
+                        .collect(),
                     dropped_this_turn: self.dropped & sq.bit() != 0,
                 })
                 .collect(),
@@ -253,11 +282,9 @@ impl Warrior {
                     reissued: self.bank.reissue[a.index()],
                 })
                 .collect(),
-            to_move: self.to_move,
             phase: self.phase,
             no_progress: self.no_progress,
             fifty_moves_limit: self.options.fifty_moves_limit(),
-            outcome: self.outcome(),
         }
     }
 }
@@ -270,6 +297,10 @@ impl Game for Warrior {
     type PositionError = PositionError;
 
     const ID: GameId = GameId::Warrior;
+    /// The book names one draw only, the fifty movements each without a
+    /// drop or a capture ("draws are extremely rare"); it has no agreed
+    /// draw (`docs/rules/warrior.md`, "Draw by agreement").
+    const DRAW_BY_AGREEMENT: bool = false;
 
     fn new(options: &WarriorOptions) -> Self {
         Warrior::start(options)
@@ -336,6 +367,43 @@ impl Game for Warrior {
 
     fn view(&self, _viewer: Viewer) -> WarriorView {
         self.whole_view()
+    }
+
+    fn key(&self) -> u64 {
+        let mut h = StableHasher::default();
+        self.hash(&mut h);
+        h.finish()
+    }
+
+    fn gesture(&self, action: &Action) -> Gesture {
+        self.gesture_of(action)
+    }
+
+    fn holdings(&self, player: Player, _viewer: Viewer) -> Vec<Holding> {
+        Army::from_index(player.index())
+            .filter(|a| a.index() < self.player_count() as usize)
+            .map_or_else(Vec::new, |a| self.holdings_of(a))
+    }
+
+    fn zones(&self, _viewer: Viewer) -> Vec<Zone> {
+        self.zones_of()
+    }
+
+    fn events(&self, action: &Action, after: &Self, _viewer: Viewer) -> Vec<Event> {
+        self.events_of(action, after)
+    }
+
+    fn catalog(options: &WarriorOptions) -> Catalog {
+        Warrior::catalog_of(options)
+    }
+
+    fn fault_kind(error: &ActionError) -> FaultKind {
+        match error {
+            ActionError::Unreadable(_) => FaultKind::Unreadable,
+            ActionError::GameOver => FaultKind::GameOver,
+            ActionError::Illegal { .. } => FaultKind::Illegal,
+            ActionError::Ambiguous { .. } => FaultKind::Ambiguous,
+        }
     }
 
     fn player_name(&self, player: Player) -> String {

@@ -36,13 +36,15 @@
 mod action;
 mod game;
 mod options;
+mod protocol;
 mod state;
 mod text;
 mod types;
 
 pub use action::{Action, ActionParseError, Purchase};
-pub use game::{ActionError, BankView, PlayerView, SquareView, WarriorView};
+pub use game::{ActionError, BankView, PieceView, PlayerView, StackView, WarriorView};
 pub use options::{FiftyMoves, NoMovement, Players, WarriorOptions};
+pub use protocol::{BANK, RESERVE, bank_item, facing_id, piece_id, weapon_id};
 pub use state::{Illegal, Warrior};
 pub use text::{Field, PositionError};
 pub use types::{

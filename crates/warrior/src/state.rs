@@ -38,7 +38,7 @@ pub(crate) const KNIGHT_JUMPS: [(i8, i8); 8] = [
 ///
 /// Seat `i` plays [`Army`] `i`; money has already been collected for the
 /// player to act when a turn's first decision is asked.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Warrior {
     pub(crate) options: WarriorOptions,
     pub(crate) board: [Option<Piece>; 64],

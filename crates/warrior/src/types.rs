@@ -362,9 +362,42 @@ impl Facing {
 }
 
 /// Counts of each weapon: the weapons on one Warrior, in a Reserve, or in
-/// one of the Bank's stocks.
+/// one of the Bank's stocks. JSON: `{"rook":1,"knight":0,"bishop":0,"swords":2}`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "WeaponCounts", into = "WeaponCounts")]
 pub struct Weapons(pub [u8; 4]);
+
+/// The JSON shape of [`Weapons`].
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WeaponCounts {
+    #[serde(default)]
+    rook: u8,
+    #[serde(default)]
+    knight: u8,
+    #[serde(default)]
+    bishop: u8,
+    #[serde(default)]
+    swords: u8,
+}
+
+impl From<WeaponCounts> for Weapons {
+    fn from(c: WeaponCounts) -> Self {
+        Weapons([c.rook, c.knight, c.bishop, c.swords])
+    }
+}
+
+impl From<Weapons> for WeaponCounts {
+    fn from(w: Weapons) -> Self {
+        let [rook, knight, bishop, swords] = w.0;
+        WeaponCounts {
+            rook,
+            knight,
+            bishop,
+            swords,
+        }
+    }
+}
 
 impl Weapons {
     /// No weapons.
@@ -623,9 +656,10 @@ pub enum Ending {
 /// The phase of the turn, or the end of the game.
 ///
 /// Collecting money, the book's first phase, has no decision in it: it is
-/// done automatically as each turn begins.
+/// done automatically as each turn begins. JSON: the position text's word
+/// (`move`, `bonus`, `arm`, `buy`, `king-captured`...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum Phase {
     /// The one compulsory movement: drop, move or capture.
     Movement,
@@ -669,6 +703,19 @@ impl Phase {
     /// The phase with this word.
     pub fn from_word(word: &str) -> Option<Phase> {
         Phase::ALL.into_iter().find(|p| p.word() == word)
+    }
+}
+
+impl From<Phase> for &'static str {
+    fn from(p: Phase) -> Self {
+        p.word()
+    }
+}
+
+impl TryFrom<String> for Phase {
+    type Error = String;
+    fn try_from(word: String) -> Result<Self, Self::Error> {
+        Phase::from_word(&word).ok_or_else(|| format!("'{word}' is not a phase"))
     }
 }
 

@@ -224,7 +224,8 @@ fn every_kind_of_action_has_a_notation_that_round_trips() {
         assert_eq!(action.to_string(), text);
         assert_eq!(text.parse::<Action>(), Ok(action));
         let json = serde_json::to_string(&action).unwrap();
-        assert!(json.contains("\"action\""), "{json}");
+        assert!(json.starts_with("{\"kind\":"), "{json}");
+        assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), action);
     }
 }
 
