@@ -120,6 +120,14 @@ fn a_weapon(w: Weapon) -> String {
     }
 }
 
+/// "Rook", "Swords piece": a weapon as a noun.
+fn weapon_noun(w: Weapon) -> &'static str {
+    match w {
+        Weapon::Swords => "Swords piece",
+        _ => w.name(),
+    }
+}
+
 /// "Rook/Swords": a Warrior's weapons as the book names the combination.
 fn combination(p: &Piece) -> String {
     p.weapons
@@ -147,14 +155,6 @@ pub(crate) fn piece_name(p: &Piece) -> String {
 
 fn weapons_json(p: &Piece) -> Value {
     Value::from(p.weapons.iter().map(weapon_id).collect::<Vec<_>>())
-}
-
-fn plural(n: u32, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 impl Warrior {
@@ -575,14 +575,13 @@ impl Warrior {
             v.army,
             piece_name(v)
         );
-        if !v.stack.is_empty() {
-            text.push_str(&format!(
-                " and the {} stacked under it",
-                plural(u32::from(v.stack.total()), "Warrior", "Warriors")
-            ));
+        match v.stack.total() {
+            0 => {}
+            1 => text.push_str(" and the Warrior stacked under it"),
+            n => text.push_str(&format!(" and the {n} Warriors stacked under it")),
         }
         if v.is_armed() {
-            let names: Vec<&str> = v.weapons.iter().map(Weapon::name).collect();
+            let names: Vec<&str> = v.weapons.iter().map(weapon_noun).collect();
             let verb = if names.len() == 1 { "goes" } else { "go" };
             text.push_str(&format!(
                 "; the {} {verb} to the Bank for reissue",
@@ -614,7 +613,7 @@ impl Warrior {
             let what = v
                 .weapons
                 .iter()
-                .map(Weapon::name)
+                .map(weapon_noun)
                 .collect::<Vec<_>>()
                 .join(" and ");
             let text = if got == due {

@@ -527,6 +527,16 @@ fn a_captured_stack_changes_hands_in_the_sentence() {
     assert_eq!(e[0].data["stack_taken"], json!(3));
     assert_eq!(e[0].data["stack"], json!(4));
     assert_eq!(e[1].text, "The Bank pays Red $5 for the captured Knight");
+    let mut g = red_with(&[("a1", "RWr"), ("a5", "BWsN(R1)")], 0);
+    let e = events(&mut g, "a1xa5");
+    assert_eq!(
+        texts(&e)[..2],
+        [
+            "Red's Warrior with a Rook on a1 captures Blue's Warrior with Swords on a5 and the \
+             Warrior stacked under it; the Swords piece goes to the Bank for reissue",
+            "The Bank pays Red $2 for the captured Swords piece",
+        ]
+    );
 }
 
 #[test]
@@ -775,7 +785,11 @@ fn equal_states_have_equal_keys() {
 fn states_of_random_games_with_different_texts_have_different_keys() {
     let mut by_key: HashMap<u64, String> = HashMap::new();
     for seed in 0..40u64 {
-        let options = if seed.is_multiple_of(2) { two() } else { four() };
+        let options = if seed.is_multiple_of(2) {
+            two()
+        } else {
+            four()
+        };
         playout(5000 + seed, &options, 300, |game, _, _| {
             let text = game.to_text();
             if let Some(other) = by_key.insert(game.key(), text.clone()) {
