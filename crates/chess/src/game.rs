@@ -534,16 +534,20 @@ impl Game for Chess {
     /// "Same position" in `docs/rules/chess.md`), so equal positions reached
     /// by different move orders share the key.
     ///
-    /// Not included, by choice: the repetition history, the halfmove clock,
-    /// the move number and a claimed draw. The rules observe the first two
-    /// only through the repetition and move-count draws; keeping them out
-    /// makes the key the standard one every chess program computes (a
-    /// transposition table keyed by it merges transpositions, as chess
-    /// search wants). Two states with one key may therefore differ in how
-    /// close they are to a draw by rule, and FEN texts differing only in
-    /// the clocks or in an en-passant square no pawn can use share a key.
+    /// The halfmove clock is folded in too: the fifty- and seventy-five-move
+    /// draws observe it, so two states one move from such a draw and two
+    /// states far from it must not share a key (a transposition table would
+    /// otherwise carry a drawn score into a live position). Search code that
+    /// wants the placement-only hash has `Position::hash`.
+    ///
+    /// Not included: the repetition history (not in the position text; the
+    /// table keeps it), the move number (no rule observes it) and a claimed
+    /// draw. FEN texts differing only in the move number, or in an
+    /// en-passant square no pawn can use, share a key.
     fn key(&self) -> u64 {
-        self.position.hash()
+        // A multiplicative mix spreads the small clock over all 64 bits.
+        let clock = u64::from(self.position.halfmove_clock()).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.position.hash() ^ clock.rotate_left(29)
     }
 
     /// From the moving piece's square to its landing square (castling:

@@ -513,14 +513,19 @@ fn transpositions_share_the_key() {
     assert_eq!(a.to_text(), b.to_text());
     assert_eq!(a.key(), b.key());
 
-    // Same position, FENs differ in the unusable en-passant square and the
-    // clock: the documented choice gives one key.
+    // Same position, FENs differ in an unusable en-passant square and the
+    // move number: the documented choice gives one key.
+    assert_eq!(
+        game("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").key(),
+        game("4k3/8/8/8/4P3/8/8/4K3 b - - 0 7").key()
+    );
+    // The halfmove clock is observed by the fifty-move rule: it is in the key.
     let mut c = Chess::new(&ChessOptions::default());
     play(&mut c, &["e4", "e5", "Nf3"]);
     let mut d = Chess::new(&ChessOptions::default());
     play(&mut d, &["Nf3", "e5", "e4"]);
-    assert_ne!(c.to_text(), d.to_text());
-    assert_eq!(c.key(), d.key());
+    assert_eq!(c.position().hash(), d.position().hash());
+    assert_ne!(c.key(), d.key());
 
     // A usable en-passant square is part of the position.
     let with_ep = game("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
@@ -543,7 +548,8 @@ fn transpositions_share_the_key() {
 }
 
 /// The position as the key defines it: placement, side, castling, and the
-/// en-passant square only when a pawn of the side to move attacks it.
+/// en-passant square only when a pawn of the side to move attacks it, and
+/// the halfmove clock.
 fn identity(state: &Chess) -> String {
     let pos = state.position();
     let fen = state.to_text();
@@ -556,7 +562,10 @@ fn identity(state: &Chess) -> String {
             .any()
         })
         .map_or_else(|| "-".to_owned(), |sq| sq.to_string());
-    format!("{} {} {} {ep}", fields[0], fields[1], fields[2])
+    format!(
+        "{} {} {} {ep} {}",
+        fields[0], fields[1], fields[2], fields[4]
+    )
 }
 
 #[test]
@@ -570,7 +579,10 @@ fn keys_of_random_states_match_positions() {
             // A state and its text round trip share the key.
             let back = Chess::from_text(&state.to_text(), state.options()).unwrap();
             assert_eq!(back.key(), key);
-            assert_eq!(Position::from_fen(&state.to_text()).unwrap().hash(), key);
+            assert_eq!(
+                Position::from_fen(&state.to_text()).unwrap().hash(),
+                state.position().hash()
+            );
             let id = identity(&state);
             texts.insert(state.to_text());
             if let Some(old) = by_key.insert(key, id.clone()) {
