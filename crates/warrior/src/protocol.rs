@@ -15,7 +15,7 @@
 //! | drop | `drop` | Bank item `<army>-warrior` | the square | | |
 //! | move | `move` | the piece's square | the square | | facing, for one Swords |
 //! | capture | `capture` | the piece's square | the victim's square | the victim's square | facing, for one Swords |
-//! | pass | `pass` | button `pass` | | | |
+//! | pass | `pass` | button `pass-movement` | | | |
 //! | bonus drop | `drop` | Reserve item `warrior` | the square | | |
 //! | arm | `arm` | Reserve item of the weapon | the Warrior's square | | facing, for a first Swords |
 //! | buy | `buy` | Bank item (`<army>-warrior`, `<army>-new-rook`...) | | | |
@@ -180,9 +180,11 @@ impl Warrior {
                 Gesture::to(GestureKind::Capture, Place::cell(from), to).touching([to]),
                 facing,
             ),
-            Action::Pass => {
-                Gesture::button(GestureKind::Pass, "pass", "Pass: no movement possible")
-            }
+            Action::Pass => Gesture::button(
+                GestureKind::Pass,
+                "pass-movement",
+                "Pass: no movement possible",
+            ),
             Action::BonusDrop { to } => Gesture::to(
                 GestureKind::Drop,
                 Place::item(RESERVE, owner, piece_id(PieceKind::Warrior)),
