@@ -13,6 +13,12 @@
 //! Each phase is a sequence of actions ([`Action`]); an optional phase ends
 //! with [`Action::End`], and a phase that offers nothing but ending it is
 //! skipped.
+//! Resigning is not an action: the table offers it for every game.
+//!
+//! The table protocol (gestures, holdings, the Reserve and Bank zones,
+//! events, the catalog) is documented in the `protocol` module and in
+//! `docs/rules/warrior.md`; the JSON form of an action is in [`Action`]'s
+//! documentation.
 //!
 //! ```
 //! use tabula_core::Game;
