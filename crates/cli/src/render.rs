@@ -280,7 +280,7 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
     let view = game.view(viewer);
     let mut cells = vec![String::new(); 64];
     let mut troops = Vec::new();
-    for u in &view.units {
+    for u in &view.pieces {
         let role = u.role.to_string();
         let mut cell = if u.owner == 0 {
             role.to_ascii_uppercase()
@@ -293,7 +293,7 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
         if u.damage > 0 {
             cell.push_str(&u.damage.to_string());
         }
-        if let Some(slot) = cells.get_mut(u.at.0.index()) {
+        if let Some(slot) = cells.get_mut(u.cell.0.index()) {
             *slot = cell;
         }
         if let Some(card) = u.card {
@@ -304,7 +304,7 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
             let gear: Vec<&str> = u.equipment.iter().map(|e| e.card().name()).collect();
             troops.push(format!(
                 "{} {}{}{}",
-                u.at,
+                u.cell,
                 name,
                 if u.damage > 0 {
                     format!(", {} damage", u.damage)
@@ -380,7 +380,7 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
             .collect();
         out.push_str(&format!("Stack (bottom first): {}\n", entries.join(" <- ")));
     }
-    out.push_str(&format!("Turn {}, {:?}\n", view.turn, view.stage));
+    out.push_str(&format!("Turn {}, {:?}\n", view.turn_number, view.stage));
     out
 }
 

@@ -65,6 +65,33 @@ impl<'de> Deserialize<'de> for Sq {
 /// | decline to draw (hand of 10 or more) | `keep` |
 /// | charge the obelisk at 15 mana | `charge` |
 /// | end the effects or main phase | `end` |
+///
+/// JSON form (the server's and the page's): an object tagged by `kind`;
+/// squares are written as in the text (`"e4"`), cards by their card id,
+/// seats as 0 and 1. Optional fields are left out when absent. Anything
+/// else (an unknown kind or field, a die face outside 1-6, an unknown card
+/// or square) is refused with a serde error.
+///
+/// | action | JSON |
+/// |---|---|
+/// | roll-off (chance): seat 0's d6, seat 1's d6 | `{"kind":"roll-off","first":3,"second":5}` |
+/// | effect d6 (chance) | `{"kind":"die","value":4}` |
+/// | deck shuffle (chance) | `{"kind":"shuffle","player":1,"order":[4,0,2,3,1]}` |
+/// | place a Pawn / this round's troop | `{"kind":"place","card":"stoneborn-militia"}` |
+/// | pick a Battle Duel troop | `{"kind":"pick","card":"bronn"}` |
+/// | move | `{"kind":"move","from":"e2","to":"e4"}` |
+/// | attack (Normal Chess: a capture) | `{"kind":"attack","from":"e4","to":"d5"}` |
+/// | promote | `{"kind":"promote","card":"bronn"}` |
+/// | cast | `{"kind":"cast","card":"firebolt","target":"e5"}`, `{"kind":"cast","card":"counterspell"}` |
+/// | pass priority | `{"kind":"pass"}` |
+/// | harness | `{"kind":"harness","card":"firebolt"}` |
+/// | equip | `{"kind":"equip","card":"longsword","troop":"e2"}` |
+/// | reforge from hand / from a troop | `{"kind":"reforge","card":"dagger"}`, `{"kind":"reforge","card":"dagger","troop":"e2"}` |
+/// | use an ability (by index) | `{"kind":"use","troop":"e2","ability":0,"target":"d5"}` |
+/// | discard | `{"kind":"discard","card":"firebolt"}` |
+/// | keep the hand, do not draw | `{"kind":"keep"}` |
+/// | charge the obelisk | `{"kind":"charge"}` |
+/// | end the phase | `{"kind":"end"}` |
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Chance: the two players' d6 in a roll-off (first player's seat, then the other).
@@ -270,5 +297,152 @@ impl FromStr for Action {
     }
 }
 
-// Temporary JSON form: the canonical text (see docs/protocol.md).
-tabula_core::serde_as_text!(Action);
+/// The JSON form of [`Action`]: an object tagged by `kind` (see the table
+/// on [`Action`]); [`Action`] converts to and from it.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum Json {
+    RollOff {
+        first: u8,
+        second: u8,
+    },
+    Die {
+        value: u8,
+    },
+    Shuffle {
+        player: u8,
+        order: Vec<u16>,
+    },
+    Place {
+        card: CardId,
+    },
+    Pick {
+        card: CardId,
+    },
+    Move {
+        from: Sq,
+        to: Sq,
+    },
+    Attack {
+        from: Sq,
+        to: Sq,
+    },
+    Promote {
+        card: CardId,
+    },
+    Cast {
+        card: CardId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Sq>,
+    },
+    Pass,
+    Harness {
+        card: CardId,
+    },
+    Equip {
+        card: CardId,
+        troop: Sq,
+    },
+    Reforge {
+        card: CardId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        troop: Option<Sq>,
+    },
+    Use {
+        troop: Sq,
+        ability: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Sq>,
+    },
+    Discard {
+        card: CardId,
+    },
+    Keep,
+    Charge,
+    End,
+}
+
+fn die_face(n: u8) -> Result<u8, String> {
+    if (1..=6).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("die faces are 1 to 6, not {n}"))
+    }
+}
+
+impl Json {
+    fn into_action(self) -> Result<Action, String> {
+        Ok(match self {
+            Json::RollOff { first, second } => Action::RollOff(die_face(first)?, die_face(second)?),
+            Json::Die { value } => Action::Die(die_face(value)?),
+            Json::Shuffle { player, order } => {
+                if player > 1 {
+                    return Err(format!("seats are 0 and 1, not {player}"));
+                }
+                Action::Shuffle(player, order)
+            }
+            Json::Place { card } => Action::Place(card),
+            Json::Pick { card } => Action::Pick(card),
+            Json::Move { from, to } => Action::Move(from, to),
+            Json::Attack { from, to } => Action::Attack(from, to),
+            Json::Promote { card } => Action::Promote(card),
+            Json::Cast { card, target } => Action::Cast(card, target),
+            Json::Pass => Action::Pass,
+            Json::Harness { card } => Action::Harness(card),
+            Json::Equip { card, troop } => Action::Equip(card, troop),
+            Json::Reforge { card, troop } => Action::Reforge(card, troop),
+            Json::Use {
+                troop,
+                ability,
+                target,
+            } => Action::Use(troop, ability, target),
+            Json::Discard { card } => Action::Discard(card),
+            Json::Keep => Action::Keep,
+            Json::Charge => Action::Charge,
+            Json::End => Action::End,
+        })
+    }
+}
+
+impl Json {
+    fn of(a: &Action) -> Self {
+        match a.clone() {
+            Action::RollOff(first, second) => Json::RollOff { first, second },
+            Action::Die(value) => Json::Die { value },
+            Action::Shuffle(player, order) => Json::Shuffle { player, order },
+            Action::Place(card) => Json::Place { card },
+            Action::Pick(card) => Json::Pick { card },
+            Action::Move(from, to) => Json::Move { from, to },
+            Action::Attack(from, to) => Json::Attack { from, to },
+            Action::Promote(card) => Json::Promote { card },
+            Action::Cast(card, target) => Json::Cast { card, target },
+            Action::Pass => Json::Pass,
+            Action::Harness(card) => Json::Harness { card },
+            Action::Equip(card, troop) => Json::Equip { card, troop },
+            Action::Reforge(card, troop) => Json::Reforge { card, troop },
+            Action::Use(troop, ability, target) => Json::Use {
+                troop,
+                ability,
+                target,
+            },
+            Action::Discard(card) => Json::Discard { card },
+            Action::Keep => Json::Keep,
+            Action::Charge => Json::Charge,
+            Action::End => Json::End,
+        }
+    }
+}
+
+impl Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Json::of(self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Json::deserialize(d)?
+            .into_action()
+            .map_err(serde::de::Error::custom)
+    }
+}

@@ -281,7 +281,8 @@ impl Op {
     }
 }
 
-/// A d6 roll attached to an effect.
+/// A d6 roll attached to an effect. Serialized as in the card files:
+/// `"add"`, `"4+"`, or `null` for no die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Roll {
     /// No die.
@@ -293,21 +294,37 @@ pub enum Roll {
     AtLeast(u8),
 }
 
+impl Serialize for Roll {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Roll::None => s.serialize_none(),
+            Roll::Add => s.serialize_str("add"),
+            Roll::AtLeast(n) => s.collect_str(&format_args!("{n}+")),
+        }
+    }
+}
+
 /// What a target troop must be for the effect to work; every given field must hold.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Condition {
     /// The troop is of this kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<Kind>,
     /// The troop is not of this kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub not_kind: Option<Kind>,
     /// The troop has this alignment.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub alignment: Option<Alignment>,
     /// The troop has this role.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
     /// The troop is (true) or is not (false) damaged.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damaged: Option<bool>,
     /// The troop's power score is at most this.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_power: Option<i32>,
 }
 
@@ -319,7 +336,7 @@ impl Condition {
 }
 
 /// One step of an effect.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Effect {
     /// What happens.
     pub op: Op,
@@ -331,11 +348,12 @@ pub struct Effect {
     /// (1 = until the end of this turn).
     pub turns: u32,
     /// The condition the target troop must meet.
+    #[serde(skip_serializing_if = "Condition::is_empty")]
     pub condition: Condition,
 }
 
 /// A troop's ability.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Ability {
     /// The ability's name.
     pub name: String,
@@ -346,13 +364,14 @@ pub struct Ability {
     /// What it aims at.
     pub target: Target,
     /// For single targets: the furthest (king-step distance) the target may be.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<u8>,
     /// What it does.
     pub effects: Vec<Effect>,
 }
 
 /// A troop card.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Troop {
     /// The card's id in files and texts.
     pub id: String,
@@ -383,7 +402,7 @@ pub struct Troop {
 }
 
 /// A spell card.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Spell {
     /// The card's id.
     pub id: String,
@@ -410,7 +429,7 @@ pub struct Spell {
 }
 
 /// An equipment card.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Equipment {
     /// The card's id.
     pub id: String,
@@ -430,8 +449,11 @@ pub struct Equipment {
     pub text: String,
 }
 
-/// Any card.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// Any card. Serialized (for the catalog) with its `type` (`troop`,
+/// `spell` or `equipment`; a troop's `kind` is humanoid, beast...) and
+/// the card's fields.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Card {
     /// A troop.
     Troop(Troop),

@@ -1,9 +1,12 @@
 //! [`Lytharia`]: the [`tabula_core::Game`] implementation, views, position
 //! text and determinization.
 
+use std::hash::{Hash, Hasher};
+
 use serde::{Deserialize, Serialize};
+use tabula_core::protocol::{Catalog, Event, FaultKind, Gesture, Holding, StableHasher, Zone};
 use tabula_core::{
-    ChanceModel, Game, GameId, GameRng, Outcome, Player, Probability, Seating, Team, ToAct, Viewer,
+    ChanceModel, Game, GameId, GameRng, Player, Probability, Seating, Team, ToAct, Viewer,
 };
 use thiserror::Error;
 
@@ -129,6 +132,23 @@ impl Lytharia {
             }
             Action::Place(_) if st.stage == Stage::Choose && !own => "choose a troop".to_owned(),
             Action::Pick(_) if !own => "pick a troop".to_owned(),
+            // A face-down troop's ability that does not reveal it: which
+            // troop acted is public, which ability (its index) is not.
+            Action::Use(sq, i, t) if !own => match st.unit_at(sq.0) {
+                Some(u)
+                    if !u.face_up
+                        && u.troop()
+                            .abilities
+                            .get(*i as usize)
+                            .is_some_and(|a| !a.reveal) =>
+                {
+                    format!(
+                        "use {sq}{}",
+                        t.map(|t| format!(" @{t}")).unwrap_or_default()
+                    )
+                }
+                _ => self.action_notation(action),
+            },
             _ => self.action_notation(action),
         }
     }
@@ -188,13 +208,17 @@ impl Lytharia {
     }
 }
 
-/// What one viewer may see of a troop.
+/// What one viewer may see of a troop: one of the view's `pieces`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UnitView {
     /// Its square.
-    pub at: Sq,
+    pub cell: Sq,
     /// Its owner's seat.
     pub owner: u8,
+    /// The catalog's piece id: the card it plays as (a promoted Pawn's
+    /// copied troop) when the viewer may see it, else its role's letters
+    /// (`K`, `Q`, `R`, `KN`, `B`, `P`) for a face-down troop.
+    pub piece: String,
     /// Its role (always visible).
     pub role: Role,
     /// The card, when face up or the viewer's own.
@@ -301,13 +325,19 @@ pub struct DuelView {
     pub sides: [DuelSideView; 2],
 }
 
-/// The chess side of a Normal Chess game (all public).
+/// The chess side of a Normal Chess game (all public): what a FEN holds
+/// beyond the pieces.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ChessView {
-    /// The position as a FEN (roles only; which card is which is in `units`).
-    pub fen: String,
-    /// Whether the player to move is in check.
-    pub check: bool,
+    /// Castling rights as in a FEN (`KQkq`, a subset, or `-`).
+    pub castling: String,
+    /// The en-passant square, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub en_passant: Option<Sq>,
+    /// Half-moves since the last capture or Pawn move.
+    pub halfmove: u32,
+    /// The move number.
+    pub fullmove: u32,
     /// A Pawn move waiting for its promotion piece.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending: Option<[Sq; 2]>,
@@ -324,23 +354,17 @@ pub struct LythariaView {
     pub active: u8,
     /// The seat that went first.
     pub first: u8,
-    /// Turn number.
-    pub turn: u32,
-    /// The player to decide, if a player decides.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to_act: Option<u8>,
+    /// Turn number (both players' turns counted).
+    pub turn_number: u32,
     /// The troop that moved this turn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moved: Option<u32>,
     /// Whether the turn's attack was made.
     pub attacked: bool,
-    /// The result.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Outcome>,
     /// Both players.
     pub sides: [SideView; 2],
-    /// The troops.
-    pub units: Vec<UnitView>,
+    /// The troops on the board.
+    pub pieces: Vec<UnitView>,
     /// The stack, bottom first. An ability of a face-down troop the viewer
     /// may not identify shows as [`Source::Hidden`].
     pub stack: Vec<Entry>,
@@ -349,9 +373,12 @@ pub struct LythariaView {
     /// Battle Duels: the match.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duel: Option<DuelView>,
-    /// Normal Chess: the position.
+    /// Normal Chess: the rest of the position.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chess: Option<ChessView>,
+    /// Normal Chess: whether the player to move is in check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_check: Option<bool>,
 }
 
 impl Game for Lytharia {
@@ -363,6 +390,12 @@ impl Game for Lytharia {
 
     const ID: GameId = GameId::Lytharia;
     const HIDDEN_INFORMATION: bool = true;
+    /// The book offers no agreed draw in any mode: the full game's ties go
+    /// to kills, army power and d6 roll-offs "until someone wins", a Battle
+    /// Duel plays sudden death "until someone wins a round", Pawn Wars
+    /// breaks ties by kills. Normal Chess would allow one as standard chess
+    /// does, but the constant is per game (docs/rules/lytharia.md).
+    const DRAW_BY_AGREEMENT: bool = false;
 
     fn new(options: &LythariaOptions) -> Self {
         let lists = [
@@ -481,10 +514,6 @@ impl Game for Lytharia {
         Ok(a)
     }
 
-    /// The readable notation: card names instead of ids, the role before a
-    /// move or attack (`KN g1-f3`, `R d4xd5`), the ability's name when the
-    /// troop is face up (`use d4 Soul Lash @d6`). Chance outcomes and the
-    /// rest read as the canonical text. `parse_action` reads both.
     fn team_name(&self, team: Team) -> String {
         // Each player is a team of one.
         self.player_name(Player(team.0))
@@ -494,6 +523,10 @@ impl Game for Lytharia {
         self.notation_for(action, viewer)
     }
 
+    /// The readable notation: card names instead of ids, the role before a
+    /// move or attack (`KN g1-f3`, `R d4xd5`), the ability's name when the
+    /// troop is face up (`use d4 Soul Lash @d6`). Chance outcomes and the
+    /// rest read as the canonical text. `parse_action` reads both.
     fn action_notation(&self, action: &Action) -> String {
         let st = &self.state;
         let name = |c: &CardId| c.card().name().to_owned();
@@ -563,8 +596,13 @@ impl Game for Lytharia {
             .map(|u| {
                 let shown = u.face_up || sees(u.owner);
                 UnitView {
-                    at: u.at,
+                    cell: u.at,
                     owner: u.owner,
+                    piece: if shown {
+                        u.identity().name().to_owned()
+                    } else {
+                        u.troop().role.letters().to_owned()
+                    },
                     role: u.troop().role,
                     card: shown.then_some(u.card),
                     copy: u.copy,
@@ -625,13 +663,11 @@ impl Game for Lytharia {
             stage: st.stage,
             active: st.active,
             first: st.first,
-            turn: st.turn,
-            to_act: st.player_to_act(),
+            turn_number: st.turn,
             moved: st.moved,
             attacked: st.attacked,
-            outcome: st.outcome,
             sides: [side(0), side(1)],
-            units,
+            pieces: units,
             stack,
             mode: self.options.mode,
             duel: st.duel.as_ref().map(|d| {
@@ -657,14 +693,49 @@ impl Game for Lytharia {
                     sides: [side(0), side(1)],
                 }
             }),
-            chess: st.chess.as_ref().map(|c| {
-                let pos = st.chess_position();
-                ChessView {
-                    fen: pos.fen(),
-                    check: pos.is_check(),
-                    pending: c.pending,
-                }
+            chess: st.chess.as_ref().map(|c| ChessView {
+                castling: c.castling.clone(),
+                en_passant: c.ep,
+                halfmove: c.halfmove,
+                fullmove: c.fullmove,
+                pending: c.pending,
             }),
+            in_check: st.chess.as_ref().map(|_| st.chess_position().is_check()),
+        }
+    }
+
+    fn key(&self) -> u64 {
+        let mut h = StableHasher::default();
+        let o = &self.options;
+        (o.mode, o.knight_attack, o.face_down, o.turn_limit, &o.decks).hash(&mut h);
+        self.state.hash(&mut h);
+        h.finish()
+    }
+
+    fn gesture(&self, action: &Action) -> Gesture {
+        crate::table::gesture(self, action)
+    }
+
+    fn holdings(&self, player: Player, viewer: Viewer) -> Vec<Holding> {
+        crate::table::holdings(self, player, viewer)
+    }
+
+    fn zones(&self, viewer: Viewer) -> Vec<Zone> {
+        crate::table::zones(self, viewer)
+    }
+
+    fn events(&self, action: &Action, after: &Self, viewer: Viewer) -> Vec<Event> {
+        crate::table::events(self, action, after, viewer)
+    }
+
+    fn catalog(options: &LythariaOptions) -> Catalog {
+        crate::table::catalog(options)
+    }
+
+    fn fault_kind(error: &ActionError) -> FaultKind {
+        match error {
+            ActionError::Parse(_) => FaultKind::Unreadable,
+            ActionError::Illegal { .. } => FaultKind::Illegal,
         }
     }
 
@@ -684,7 +755,16 @@ impl Game for Lytharia {
         side.hand = unseen;
         // Battle Duels: the opponent's picks not yet shown (and a chosen
         // troop not yet shown) may be any of their army's other troops.
-        if let Some(d) = st.duel.as_mut() {
+        if let Some(d) = st.duel.as_mut()
+            && d.round > crate::state::DUEL_ROUNDS
+        {
+            // Sudden death: the seven picks are all known (played); a troop
+            // drawn by lot and not yet shown is any of them.
+            let ds = &mut d.sides[opp];
+            if ds.choice.is_some() && !ds.picks.is_empty() {
+                ds.choice = Some(ds.picks[rng.below(ds.picks.len() as u64) as usize]);
+            }
+        } else if let Some(d) = st.duel.as_mut() {
             let ds = &mut d.sides[opp];
             let mut pool = st.sides[opp].army.clone();
             for c in &ds.played {

@@ -28,6 +28,7 @@ pub mod deck;
 mod game;
 pub mod options;
 pub mod state;
+mod table;
 
 pub use action::{Action, ActionError, Sq};
 pub use cards::{CardDb, CardError, CardId, card_db};
@@ -36,4 +37,5 @@ pub use game::{
     ChessView, DuelSideView, DuelView, Lytharia, LythariaView, PositionError, SideView, UnitView,
 };
 pub use options::{KnightAttack, LythariaOptions, Mode};
-pub use state::State;
+pub use state::{Note, State};
+pub use table::role_name;

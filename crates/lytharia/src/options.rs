@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use tabula_core::{OptionError, OptionSpec, Options};
 
 /// Which game is played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// The full game.
@@ -31,7 +31,7 @@ impl Mode {
 }
 
 /// What a Knight may attack (the book: "can only attack in the direction they can move").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KnightAttack {
     /// An enemy a Knight's move away (the default reading).

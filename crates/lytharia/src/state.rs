@@ -6,14 +6,13 @@ use tabula_core::{EndReason, Outcome, Team};
 
 use crate::action::{Action, Sq};
 use crate::cards::{
-    AbilityPhase, Card, CardId, Condition, Effect, Kind, Op, Role, Roll, Speed, SpellKind, Target,
-    Troop,
+    AbilityPhase, CardId, Condition, Effect, Kind, Op, Role, Roll, Speed, SpellKind, Target, Troop,
 };
 use crate::deck::DeckList;
 use crate::options::{KnightAttack, LythariaOptions, Mode};
 
 /// A temporary change on a troop, lasting until the start of turn `until`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TempMod {
     /// What changes (att, def, ward, guard, root).
     pub op: Op,
@@ -24,7 +23,7 @@ pub struct TempMod {
 }
 
 /// A troop card on the board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Unit {
     /// Its square.
     pub at: Sq,
@@ -85,7 +84,7 @@ fn troop_of(c: CardId) -> &'static Troop {
 }
 
 /// An enchantment in one of a player's 3 enchant spaces.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Enchant {
     /// The spell.
     pub card: CardId,
@@ -98,7 +97,7 @@ pub struct Enchant {
 }
 
 /// One player's cards and counters.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Side {
     /// The deck list's id.
     pub list: String,
@@ -140,7 +139,7 @@ pub struct Side {
 }
 
 /// Where a stack entry comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Source {
     /// A spell card.
@@ -163,7 +162,7 @@ pub enum Source {
 }
 
 /// A troop a spell was aimed at, and the square it stood on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TargetRef {
     /// The square.
     pub at: Sq,
@@ -172,7 +171,7 @@ pub struct TargetRef {
 }
 
 /// A spell or ability waiting to resolve.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Entry {
     /// What it is.
     pub source: Source,
@@ -187,7 +186,7 @@ pub struct Entry {
 }
 
 /// One player's side of a Battle Duel.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct DuelSide {
     /// The seven troops picked for the match (hidden from the opponent
     /// until each is sent into a round).
@@ -205,7 +204,7 @@ pub struct DuelSide {
 }
 
 /// The state of a Battle Duels match (round wins are the sides' `points`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Duel {
     /// The round, from 1; rounds after the 7th are sudden-death rounds.
     pub round: u32,
@@ -221,7 +220,7 @@ pub struct Duel {
 
 /// Normal Chess bookkeeping: the troops on the board are the pieces; these
 /// are the rest of a FEN and the repetition history.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ChessPlay {
     /// Castling rights as in a FEN (`KQkq`, a subset, or `-`).
     pub castling: String,
@@ -252,7 +251,7 @@ pub const DUEL_ROUND_TURNS: u32 = 12;
 pub const DUEL_SQUARES: [Square; 2] = [Square::D4, Square::D5];
 
 /// Where the game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
     /// Chance: the first-player roll-off on equal power scores.
@@ -280,7 +279,7 @@ pub enum Stage {
 }
 
 /// The whole state of a game of Lytharian Chess.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct State {
     /// The stage.
     pub stage: Stage,
@@ -320,6 +319,151 @@ pub struct State {
     /// Normal Chess bookkeeping (mode `chess` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chess: Option<ChessPlay>,
+    /// What happened during the action being played, when asked for (see
+    /// [`State::play_noting`]); not part of the state.
+    #[serde(skip)]
+    pub(crate) journal: Journal,
+}
+
+/// The notes of an action being played, kept only while
+/// [`State::play_noting`] asks for them. It is no part of the state: it is
+/// equal to every other journal, hashes to nothing and is never written.
+#[derive(Debug, Clone, Default)]
+pub struct Journal(Option<Vec<Note>>);
+
+impl PartialEq for Journal {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Journal {}
+
+impl std::hash::Hash for Journal {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// One thing that happened while an action was played, with snapshots of
+/// the troops concerned (events are written from these notes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// A stack entry resolved (its effects' notes follow).
+    Resolved(Entry),
+    /// A stack entry left without effect: its target had left its square.
+    Fizzled(Entry),
+    /// A stack entry was countered by the entry above it.
+    Countered {
+        /// The entry countered.
+        entry: Entry,
+        /// The counter's controller.
+        by: u8,
+    },
+    /// An attack: both troops as they stand after the blows.
+    Fight {
+        /// The attacker.
+        attacker: Unit,
+        /// The defender.
+        defender: Unit,
+        /// Damage dealt to the defender.
+        dealt: i32,
+        /// Damage the attacker took back.
+        taken: i32,
+    },
+    /// Damage from a spell or ability (the troop after it).
+    Damage {
+        /// The troop.
+        unit: Unit,
+        /// Damage dealt, after ward or guard.
+        amount: i32,
+    },
+    /// Healing (the troop after it).
+    Heal {
+        /// The troop.
+        unit: Unit,
+        /// Damage removed.
+        amount: i32,
+    },
+    /// A temporary change on a troop.
+    Modified {
+        /// The troop.
+        unit: Unit,
+        /// What changes.
+        op: Op,
+        /// By how much.
+        amount: i32,
+        /// For how many turns.
+        turns: u32,
+    },
+    /// A troop's equipment went to the nether.
+    Unequipped {
+        /// The troop.
+        unit: Unit,
+        /// The equipment.
+        cards: Vec<CardId>,
+    },
+    /// A troop was destroyed by an effect (it dies right after).
+    Destroyed {
+        /// The troop.
+        unit: Unit,
+    },
+    /// A troop died (to its owner's crypt).
+    Died {
+        /// The troop as it was.
+        unit: Unit,
+    },
+    /// Normal Chess: a piece was captured.
+    Captured {
+        /// The troop as it was.
+        unit: Unit,
+    },
+    /// Pawn Wars: a Pawn reached the far rank and scored.
+    Scored {
+        /// The Pawn.
+        unit: Unit,
+        /// Its owner's points now.
+        points: i32,
+    },
+    /// A player drew cards.
+    Drew {
+        /// Who.
+        player: u8,
+        /// The cards, in the order drawn.
+        cards: Vec<CardId>,
+    },
+    /// A player's mana counter changed.
+    Mana {
+        /// Whose.
+        player: u8,
+        /// By how much.
+        change: i32,
+        /// The counter now.
+        total: i32,
+        /// Why: `mana-phase`, `effect`, `drain`, `round`.
+        cause: &'static str,
+    },
+    /// A Battle Duel round ended.
+    Round {
+        /// The round.
+        round: u32,
+        /// 0 or 1 = that seat won it, 2 = a tie.
+        result: u8,
+        /// Round wins of both seats now.
+        score: [i32; 2],
+    },
+    /// An enchantment's turns ran out.
+    Expired {
+        /// Its caster.
+        player: u8,
+        /// The spell.
+        card: CardId,
+    },
+    /// A turn began.
+    Turn {
+        /// The active player.
+        player: u8,
+        /// The turn number.
+        turn: u32,
+    },
 }
 
 /// Sum of static modifiers on a troop.
@@ -342,7 +486,8 @@ const MANA_MAX: i32 = 15;
 const OBELISK_MAX: i32 = 6;
 const ENCHANT_SPACES: usize = 3;
 
-fn dist(a: Square, b: Square) -> i32 {
+/// The king-step distance between two squares.
+pub(crate) fn dist(a: Square, b: Square) -> i32 {
     let df = (a.file() as i32 - b.file() as i32).abs();
     let dr = (a.rank() as i32 - b.rank() as i32).abs();
     df.max(dr)
@@ -421,6 +566,7 @@ impl State {
             resolving: false,
             duel: (options.mode == Mode::Duel).then(Duel::default),
             chess: None,
+            journal: Journal::default(),
         };
         if options.mode == Mode::Chess {
             // "A standard game of Chess": the first seat plays White and
@@ -965,9 +1111,46 @@ impl State {
 
     // ------------------------------------------------------------ applying
 
+    /// Whether the action's data fits this state: the cards and troops it
+    /// names are where it says (legality is [`State::legal`]'s business).
+    fn fits(&self, a: &Action) -> bool {
+        match a {
+            Action::Cast(c, _) => {
+                let p = self.player_to_act().unwrap_or(self.active);
+                c.card().spell().is_some() && self.sides[p as usize].hand.contains(c)
+            }
+            Action::Equip(_, at) | Action::Reforge(_, Some(at)) => self.idx_at(at.0).is_some(),
+            Action::Use(sq, i, _) => self
+                .unit_at(sq.0)
+                .is_some_and(|u| u.troop().abilities.get(*i as usize).is_some()),
+            _ => true,
+        }
+    }
+
+    /// Plays `a` as [`State::play`] does and returns the notes of what
+    /// happened (empty when it did not fit).
+    pub fn play_noting(&mut self, a: &Action, opts: &LythariaOptions) -> Vec<Note> {
+        self.journal = Journal(Some(Vec::new()));
+        self.play(a, opts);
+        std::mem::take(&mut self.journal).0.unwrap_or_default()
+    }
+
+    fn noting(&self) -> bool {
+        self.journal.0.is_some()
+    }
+
+    fn note(&mut self, n: Note) {
+        if let Some(v) = &mut self.journal.0 {
+            v.push(n);
+        }
+    }
+
     /// Plays a legal action (or chance outcome). Returns false, changing
     /// nothing, when the action's data does not fit this state.
     pub fn play(&mut self, a: &Action, opts: &LythariaOptions) -> bool {
+        if !self.fits(a) {
+            return false;
+        }
         if let Some(p) = self.player_to_act() {
             let side = &mut self.sides[p as usize];
             if !matches!(a, Action::Cast(..) | Action::Harness(_) | Action::Charge) {
@@ -1287,17 +1470,27 @@ impl State {
         });
     }
 
-    fn place_pawn(&mut self, p: u8, c: CardId, opts: &LythariaOptions) {
-        let color = self.color(p);
-        let n = 7usize
-            .saturating_sub(self.sides[p as usize].to_place.len())
-            .min(7);
-        let (rank, file) = if color == Color::White {
+    /// The square of a player's `n`-th Pawn (from 0), placed from their left.
+    fn pawn_square(&self, p: u8, n: usize) -> Square {
+        let n = n.min(7);
+        let (rank, file) = if self.color(p) == Color::White {
             (1, n)
         } else {
             (6, 7 - n)
         };
-        let sq = Square::ALL[rank * 8 + file];
+        Square::ALL[rank * 8 + file]
+    }
+
+    /// Where the next Pawn a player places lands (setup).
+    pub fn next_pawn_square(&self, p: u8) -> Square {
+        let left = self.sides[p as usize].to_place.len();
+        self.pawn_square(p, 8usize.saturating_sub(left))
+    }
+
+    fn place_pawn(&mut self, p: u8, c: CardId, opts: &LythariaOptions) {
+        // Called once the Pawn has left `to_place`.
+        let n = 7usize.saturating_sub(self.sides[p as usize].to_place.len());
+        let sq = self.pawn_square(p, n);
         // From the option, not from the troops already placed: Pawn Wars has
         // no back row to copy the face from.
         let face_down = opts.face_down;
@@ -1362,12 +1555,13 @@ impl State {
             return;
         }
         let turn = self.turn;
+        self.note(Note::Turn { player: p, turn });
         for u in &mut self.units {
             u.used = 0;
             u.attacked = false;
             u.mods.retain(|m| m.until > turn);
         }
-        for side in &mut self.sides {
+        for (seat, side) in self.sides.iter_mut().enumerate() {
             side.harnessed = false;
             // Harnessed mana "must be used immediately … any unused mana is
             // lost": also a responder's pool left over from the last turn.
@@ -1377,7 +1571,13 @@ impl State {
                 .into_iter()
                 .partition(|e| e.until.is_none_or(|u| u > turn));
             side.enchants = keep;
-            side.nether.extend(gone.into_iter().map(|e| e.card));
+            side.nether.extend(gone.iter().map(|e| e.card));
+            if let Some(v) = &mut self.journal.0 {
+                v.extend(gone.iter().map(|e| Note::Expired {
+                    player: seat as u8,
+                    card: e.card,
+                }));
+            }
         }
         self.reap(opts);
         if self.outcome.is_none() && opts.turn_limit > 0 && self.turn > opts.turn_limit {
@@ -1417,7 +1617,15 @@ impl State {
         let p = self.active;
         let gain = self.sides[p as usize].obelisk + self.income(p);
         let side = &mut self.sides[p as usize];
+        let was = side.mana;
         side.mana = (side.mana + gain).clamp(0, MANA_MAX);
+        let (change, total) = (side.mana - was, side.mana);
+        self.note(Note::Mana {
+            player: p,
+            change,
+            total,
+            cause: "mana-phase",
+        });
         self.stage = Stage::Draw;
     }
 
@@ -1459,6 +1667,10 @@ impl State {
                     } else if side.hand.len() < HAND_LIMIT {
                         if let Some(c) = side.deck.pop() {
                             side.hand.push(c);
+                            self.note(Note::Drew {
+                                player: self.active,
+                                cards: vec![c],
+                            });
                         }
                         self.stage = Stage::Main;
                     } else {
@@ -1486,6 +1698,14 @@ impl State {
             let side = &mut self.sides[u.owner as usize];
             side.points += 1;
             side.crypt.push(u.card);
+            let points = side.points;
+            if self.noting() {
+                self.note(Note::Scored {
+                    unit: u.clone(),
+                    points,
+                });
+            }
+            let side = &mut self.sides[u.owner as usize];
             side.nether.extend(u.equipment.iter().copied());
             self.drop_enchants_on(u.uid);
             self.check_end(opts);
@@ -1522,6 +1742,14 @@ impl State {
             let d = &mut self.units[di];
             d.face_up = true;
             d.damage += to_def;
+        }
+        if self.noting() {
+            self.note(Note::Fight {
+                attacker: self.units[ai].clone(),
+                defender: self.units[di].clone(),
+                dealt: to_def,
+                taken: to_att,
+            });
         }
         let mut died = self.remove_dead();
         // "If an attack is successful the defender is removed from the board
@@ -1569,7 +1797,6 @@ impl State {
         }
     }
 
-    /// Removes every troop whose damage reached its Def, then checks the end.
     /// Removes every troop whose damage reached its Def and, if any died,
     /// takes the result if the game is over.
     fn reap(&mut self, opts: &LythariaOptions) {
@@ -1599,6 +1826,9 @@ impl State {
                     continue;
                 };
                 let u = self.units.remove(i);
+                if self.noting() {
+                    self.note(Note::Died { unit: u.clone() });
+                }
                 let t = u.troop();
                 let owner = u.owner as usize;
                 self.sides[1 - owner].kills += t.power;
@@ -1732,9 +1962,11 @@ impl State {
             }
         };
         if fizzled {
+            self.note(Note::Fizzled(e.clone()));
             to_nether(self);
             return;
         }
+        self.note(Note::Resolved(e.clone()));
         // The troops affected.
         let source_unit = match &e.source {
             Source::Ability { uid, .. } => self.idx_uid(*uid).map(|i| self.units[i].clone()),
@@ -1834,21 +2066,40 @@ impl State {
         match f.op {
             Op::Draw => {
                 let side = &mut self.sides[p as usize];
+                let mut cards = Vec::new();
                 for _ in 0..amount {
                     if let Some(c) = side.deck.pop() {
                         side.hand.push(c);
+                        cards.push(c);
                     }
                 }
+                self.note(Note::Drew { player: p, cards });
                 return;
             }
             Op::Mana => {
                 let side = &mut self.sides[p as usize];
+                let was = side.mana;
                 side.mana = (side.mana + amount).min(MANA_MAX);
+                let (change, total) = (side.mana - was, side.mana);
+                self.note(Note::Mana {
+                    player: p,
+                    change,
+                    total,
+                    cause: "effect",
+                });
                 return;
             }
             Op::Drain => {
                 let side = &mut self.sides[opp];
+                let was = side.mana;
                 side.mana = (side.mana - amount).max(0);
+                let (change, total) = (side.mana - was, side.mana);
+                self.note(Note::Mana {
+                    player: opp as u8,
+                    change,
+                    total,
+                    cause: "drain",
+                });
                 return;
             }
             Op::Hold => {
@@ -1857,10 +2108,14 @@ impl State {
             }
             Op::Counter => {
                 // The entry just below (now the top) goes to the nether.
-                if let Some(below) = self.stack.pop()
-                    && let Source::Spell(c) = below.source
-                {
-                    self.sides[below.controller as usize].nether.push(c);
+                if let Some(below) = self.stack.pop() {
+                    if let Source::Spell(c) = below.source {
+                        self.sides[below.controller as usize].nether.push(c);
+                    }
+                    self.note(Note::Countered {
+                        entry: below,
+                        by: p,
+                    });
                 }
                 return;
             }
@@ -1881,28 +2136,64 @@ impl State {
             let st = self.stats(&self.units[i]);
             let until = self.turn + f.turns;
             let u = &mut self.units[i];
-            match f.op {
+            let note = match f.op {
                 Op::Damage => {
                     let r = match damage_type {
                         crate::cards::DamageType::Physical => st.guard,
                         crate::cards::DamageType::Magic => st.ward,
                     };
-                    u.damage += (amount - r).max(0);
+                    let dealt = (amount - r).max(0);
+                    u.damage += dealt;
+                    Some(Note::Damage {
+                        unit: u.clone(),
+                        amount: dealt,
+                    })
                 }
-                Op::Heal => u.damage = (u.damage - amount).max(0),
-                Op::Att | Op::Def | Op::Ward | Op::Guard | Op::Root => u.mods.push(TempMod {
-                    op: f.op,
-                    amount,
-                    until,
-                }),
-                Op::Destroy => u.damage = u.damage.max(st.def),
+                Op::Heal => {
+                    let was = u.damage;
+                    u.damage = (u.damage - amount).max(0);
+                    Some(Note::Heal {
+                        unit: u.clone(),
+                        amount: was - u.damage,
+                    })
+                }
+                Op::Att | Op::Def | Op::Ward | Op::Guard | Op::Root => {
+                    u.mods.push(TempMod {
+                        op: f.op,
+                        amount,
+                        until,
+                    });
+                    Some(Note::Modified {
+                        unit: u.clone(),
+                        op: f.op,
+                        amount,
+                        turns: f.turns,
+                    })
+                }
+                Op::Destroy => {
+                    u.damage = u.damage.max(st.def);
+                    Some(Note::Destroyed { unit: u.clone() })
+                }
                 Op::Unequip => {
                     let eq = std::mem::take(&mut u.equipment);
                     let owner = u.owner as usize;
+                    let note = Note::Unequipped {
+                        unit: u.clone(),
+                        cards: eq.clone(),
+                    };
                     self.sides[owner].nether.extend(eq);
+                    Some(note)
                 }
-                Op::Reveal => u.face_up = true,
-                _ => {}
+                Op::Reveal => {
+                    u.face_up = true;
+                    None
+                }
+                _ => None,
+            };
+            if let Some(n) = note
+                && self.noting()
+            {
+                self.note(n);
             }
         }
         let _ = opts;
@@ -1990,12 +2281,29 @@ impl State {
             d.turns = 0;
             d.attacker = attacker;
         }
-        for side in &mut self.sides {
+        for p in 0..2u8 {
+            let side = &mut self.sides[p as usize];
+            let was = side.mana;
             side.mana = MANA_MAX;
+            let mut drawn = Vec::new();
             while side.hand.len() < HAND_LIMIT {
                 let Some(c) = side.deck.pop() else { break };
                 side.hand.push(c);
+                drawn.push(c);
             }
+            if self.noting() {
+                self.note(Note::Mana {
+                    player: p,
+                    change: MANA_MAX - was,
+                    total: MANA_MAX,
+                    cause: "round",
+                });
+                self.note(Note::Drew {
+                    player: p,
+                    cards: drawn,
+                });
+            }
+            let side = &mut self.sides[p as usize];
             side.harnessed = false;
             side.spell_pool = 0;
             side.forge_pool = 0;
@@ -2141,6 +2449,11 @@ impl State {
             self.sides[w as usize].points += 1;
         }
         let (w0, w1) = (self.sides[0].points, self.sides[1].points);
+        self.note(Note::Round {
+            round,
+            result: result.unwrap_or(2),
+            score: [w0, w1],
+        });
         let win = |w: u8| Some(Outcome::win(Team(w), EndReason::Points));
         if w0 >= DUEL_WINS || w1 >= DUEL_WINS {
             self.outcome = win(if w0 > w1 { 0 } else { 1 });
@@ -2256,6 +2569,9 @@ impl State {
     fn capture_at(&mut self, sq: Square) {
         if let Some(i) = self.idx_at(sq) {
             let u = self.units.remove(i);
+            if self.noting() {
+                self.note(Note::Captured { unit: u.clone() });
+            }
             let owner = u.owner as usize;
             self.sides[1 - owner].kills += u.troop().power;
             self.sides[owner].crypt.push(u.card);
@@ -2358,9 +2674,4 @@ pub fn entry_effects(e: &Entry) -> &'static [Effect] {
             .map_or(&[], |a| &a.effects),
         Source::Hidden { .. } => &[],
     }
-}
-
-/// Every card a troop of the army could be, for views: role and the troop.
-pub fn card_is_troop(c: CardId) -> bool {
-    matches!(c.card(), Card::Troop(_))
 }

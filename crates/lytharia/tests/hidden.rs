@@ -72,7 +72,7 @@ fn a_view_holds_own_hand_sizes_and_roles_only() {
         assert!(v.sides[1 - me].hand.is_none());
         assert_eq!(v.sides[1 - me].hand_size, st.sides[1 - me].hand.len());
         assert_eq!(v.sides[me].deck_size, st.sides[me].deck.len());
-        for (u, uv) in st.units.iter().zip(&v.units) {
+        for (u, uv) in st.units.iter().zip(&v.pieces) {
             assert_eq!(uv.role, u.troop().role);
             if u.owner != p && !u.face_up {
                 assert!(uv.card.is_none());
@@ -87,7 +87,7 @@ fn a_view_holds_own_hand_sizes_and_roles_only() {
         public.sides.iter().all(|s| s.hand.is_none()),
         "spectators see no hand"
     );
-    for (u, uv) in st.units.iter().zip(&public.units) {
+    for (u, uv) in st.units.iter().zip(&public.pieces) {
         assert_eq!(uv.card.is_some(), u.face_up);
     }
 }

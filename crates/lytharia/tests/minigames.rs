@@ -351,7 +351,11 @@ fn chess_game(face_down: bool) -> Lytharia {
 }
 
 fn fen(g: &Lytharia) -> String {
-    g.view(Viewer::Public).chess.unwrap().fen
+    // The roles as a FEN; the view carries the rest of it.
+    let c = g.view(Viewer::Public).chess.unwrap();
+    let fen = g.state().chess_position().fen();
+    assert!(fen.contains(&format!(" {} ", c.castling)), "{fen}");
+    fen
 }
 
 #[test]
@@ -369,10 +373,10 @@ fn chess_is_played_from_the_standard_position_without_decks_or_mana() {
     // Face down: the opponent sees roles only.
     let v = g.view(Viewer::Player(Player(1)));
     assert!(
-        v.units
+        v.pieces
             .iter()
             .filter(|u| u.owner == 0)
-            .all(|u| u.card.is_none())
+            .all(|u| u.card.is_none() && u.piece == u.role.letters())
     );
     let g = chess_game(false);
     assert!(g.state().units.iter().all(|u| u.face_up), "or face up");
@@ -405,7 +409,7 @@ fn chess_moves_are_chess_moves_and_captures_ignore_att_and_def() {
         fen(&g),
         "rnb1kbnr/ppp1pQpp/8/3q4/8/8/PPPP1PPP/RNB1KBNR b KQkq - 0 4"
     );
-    assert!(g.view(Viewer::Public).chess.unwrap().check, "check");
+    assert!(g.view(Viewer::Public).in_check == Some(true), "check");
     assert!(is_legal(&g, "e8xf7"));
     assert!(!is_legal(&g, "a7-a6"), "check must be answered");
 }

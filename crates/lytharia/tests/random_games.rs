@@ -2,16 +2,47 @@
 
 mod common;
 
+use std::collections::BTreeMap;
+
 use common::{DECKS, options, play};
-use tabula_core::{Game, Options, ToAct};
+use tabula_core::{EndReason, Game, Options, Outcome, Team, ToAct};
 use tabula_lytharia::{Action, Lytharia};
+
+/// What a player would notice over many games of one mode: every end is
+/// one the mode allows, and each seat wins some games.
+fn assert_ends(
+    mode: &str,
+    ends: &BTreeMap<String, usize>,
+    outcomes: &[Outcome],
+    allowed: &[EndReason],
+) {
+    for o in outcomes {
+        assert!(
+            allowed.contains(&o.reason),
+            "{mode}: a game ended by {} ({ends:?})",
+            o.reason
+        );
+    }
+    for seat in [0, 1] {
+        let wins = outcomes
+            .iter()
+            .filter(|o| o.winner == Some(Team(seat)))
+            .count();
+        assert!(
+            wins * 20 > outcomes.len(),
+            "{mode}: seat {seat} won only {wins} of {} ({ends:?})",
+            outcomes.len()
+        );
+    }
+}
 
 /// 16 pairings x 125 = 2000 games.
 const PER_PAIRING: u64 = 125;
 
 #[test]
 fn random_games_with_every_pairing_end_without_panic() {
-    let mut ends = std::collections::BTreeMap::new();
+    let mut ends = BTreeMap::new();
+    let mut outcomes = Vec::new();
     let mut seed = 0;
     for a in DECKS {
         for b in DECKS {
@@ -23,10 +54,27 @@ fn random_games_with_every_pairing_end_without_panic() {
                     panic!("not over")
                 };
                 *ends.entry(format!("{outcome}")).or_insert(0) += 1;
+                outcomes.push(outcome);
             }
         }
     }
-    eprintln!("{ends:?}");
+    // Kings fall; both Kings falling goes to points; the house turn limit
+    // draws the rest.
+    assert_ends(
+        "full",
+        &ends,
+        &outcomes,
+        &[
+            EndReason::KingCaptured,
+            EndReason::Points,
+            EndReason::NoProgress,
+        ],
+    );
+    let kings = outcomes
+        .iter()
+        .filter(|o| o.reason == EndReason::KingCaptured)
+        .count();
+    assert!(kings * 4 > outcomes.len(), "few Kings fall: {ends:?}");
 }
 
 /// Also checks that every action played reads back from its text (the
@@ -52,18 +100,37 @@ fn state_text_round_trips_every_ply() {
 
 #[test]
 fn pawn_wars_games_end() {
+    let mut ends = BTreeMap::new();
+    let mut outcomes = Vec::new();
     for seed in 0..1000 {
         let mut opts = options(common::DECKS[seed % 4], common::DECKS[(seed / 4) % 4]);
         opts.set("mode", "pawn-wars").unwrap();
         let g = play(&opts, 5000 + seed as u64, seed % 3 == 0, |_, _| {});
-        assert!(g.to_act().outcome().is_some());
+        let outcome = g.to_act().outcome().expect("over");
+        // The winner has more points, or as many and more Pawn power killed.
+        let s = &g.state().sides;
+        if let Some(Team(w)) = outcome.winner {
+            let (me, them) = (&s[w as usize], &s[1 - w as usize]);
+            assert!(
+                (me.points, me.kills) > (them.points, them.kills),
+                "seed {seed}: {outcome} with {} points and {} kills against {} and {}",
+                me.points,
+                me.kills,
+                them.points,
+                them.kills
+            );
+        }
+        *ends.entry(format!("{outcome}")).or_insert(0) += 1;
+        outcomes.push(outcome);
     }
+    assert_ends("pawn-wars", &ends, &outcomes, &[EndReason::Points]);
 }
 
 /// Battle Duels: 16 pairings x 63 games (1,008), every fourth with checked `apply`.
 #[test]
 fn duel_games_end_without_panic() {
-    let mut ends = std::collections::BTreeMap::new();
+    let mut ends = BTreeMap::new();
+    let mut outcomes = Vec::new();
     let mut seed = 20_000;
     for a in DECKS {
         for b in DECKS {
@@ -78,17 +145,32 @@ fn duel_games_end_without_panic() {
                 let wins: Vec<i32> = g.state().sides.iter().map(|s| s.points).collect();
                 let sudden = g.state().duel.as_ref().is_some_and(|d| d.round > 7);
                 let how = if sudden { " after sudden death" } else { "" };
+                // A match is taken by 4 round wins, by more wins after 7
+                // rounds, or by the first win in sudden death.
+                if outcome.reason == EndReason::Points
+                    && let Some(Team(w)) = outcome.winner
+                {
+                    let (me, them) = (wins[w as usize], wins[1 - w as usize]);
+                    assert!(me > them, "seed {seed}: {outcome} with {wins:?}");
+                }
                 *ends.entry(format!("{outcome} {wins:?}{how}")).or_insert(0) += 1;
+                outcomes.push(outcome);
             }
         }
     }
-    eprintln!("{ends:?}");
+    assert_ends(
+        "duel",
+        &ends,
+        &outcomes,
+        &[EndReason::Points, EndReason::NoProgress],
+    );
 }
 
 /// Normal Chess: 16 pairings x 63 games (1,008; face up and face down).
 #[test]
 fn chess_games_end_without_panic() {
-    let mut ends = std::collections::BTreeMap::new();
+    let mut ends = BTreeMap::new();
+    let mut outcomes = Vec::new();
     let mut seed = 30_000;
     for a in DECKS {
         for b in DECKS {
@@ -103,8 +185,30 @@ fn chess_games_end_without_panic() {
                     panic!("not over")
                 };
                 *ends.entry(format!("{outcome}")).or_insert(0) += 1;
+                outcomes.push(outcome);
             }
         }
     }
-    eprintln!("{ends:?}");
+    // Random chess rarely mates; both colours must, now and then.
+    for o in &outcomes {
+        assert!(
+            [
+                EndReason::Checkmate,
+                EndReason::Stalemate,
+                EndReason::InsufficientMaterial,
+                EndReason::Repetition,
+                EndReason::NoProgress,
+            ]
+            .contains(&o.reason),
+            "a chess game ended by {} ({ends:?})",
+            o.reason
+        );
+        assert_eq!(o.winner.is_some(), o.reason == EndReason::Checkmate, "{o}");
+    }
+    for seat in [0, 1] {
+        assert!(
+            outcomes.iter().any(|o| o.winner == Some(Team(seat))),
+            "seat {seat} never mates: {ends:?}"
+        );
+    }
 }
