@@ -80,13 +80,13 @@ fn epoch_board(game: &Epoch) -> String {
     let view = game.view(Viewer::Public);
     let mut cells = vec![[' '; 2]; SIZE * SIZE];
     for piece in &view.pieces {
-        let (file, rank) = (piece.square.file() as usize, piece.square.rank() as usize);
-        let letter = piece.kind.letter();
+        let (file, rank) = (piece.cell.file() as usize, piece.cell.rank() as usize);
+        let letter = piece.piece.letter();
         let letter = match piece.color {
             tabula_epoch::Color::White => letter,
             tabula_epoch::Color::Black => letter.to_ascii_lowercase(),
         };
-        let mark = if piece.dormant && piece.kind == PieceKind::Emperor {
+        let mark = if piece.dormant && piece.piece == PieceKind::Emperor {
             '~'
         } else if piece.enhanced {
             '+'

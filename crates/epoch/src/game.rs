@@ -1,6 +1,7 @@
 //! [`Epoch`]: the [`tabula_core::Game`] of Chess 13: Epoch.
 
 use serde::{Deserialize, Serialize};
+use tabula_core::protocol::{Catalog, Event, FaultKind, Gesture, Holding, Zone};
 use tabula_core::{
     EndReason, Game, GameId, OptionError, OptionSpec, Options, Outcome, Player, Seating, Team,
     ToAct, Viewer,
@@ -11,6 +12,7 @@ use crate::moves::{Move, MoveParseError, Wing, take_slot, take_square};
 use crate::position::Position;
 use crate::text::{PositionError, SwapState, parse_text, write_text};
 use crate::types::{Color, PieceKind, Square};
+use crate::zobrist::ZOBRIST;
 
 /// The options of Chess 13: Epoch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,56 +109,83 @@ impl From<MoveParseError> for ActionError {
 /// repetition history since the last progress.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Epoch {
-    pos: Position,
-    options: EpochOptions,
-    swap: SwapState,
+    pub(crate) pos: Position,
+    pub(crate) options: EpochOptions,
+    pub(crate) swap: SwapState,
     /// Repetition keys since the last progress, the current position last.
     history: Vec<u64>,
-    outcome: Option<Outcome>,
+    pub(crate) outcome: Option<Outcome>,
 }
 
 /// One piece as a viewer sees it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ViewPiece {
-    /// Its square.
-    pub square: Square,
-    /// Its side.
+    /// Its square (`"g7"`).
+    pub cell: Square,
+    /// The seat that plays it (after a swap, White's pieces belong to seat 1).
+    pub owner: Player,
+    /// Its kind, as the catalog's piece id (`"sentinel"`).
+    pub piece: PieceKind,
+    /// Its colour, which is how it is drawn.
     pub color: Color,
-    /// Its kind.
-    pub kind: PieceKind,
-    /// Whether the command zone enhances it (Pope and Emperor: always false).
+    /// Whether its Marshal's command zone enhances it now (read when it
+    /// next moves). Pope and Emperor: never, the zone does not touch them.
     pub enhanced: bool,
-    /// Whether it is a dormant Emperor.
+    /// Whether it is outside the zone (or its Marshal is gone). Pope and
+    /// Emperor: never.
+    pub restricted: bool,
+    /// Whether it is a dormant Emperor (cannot move, capture, guard or be removed).
     pub dormant: bool,
 }
 
-/// What a viewer sees: the whole state (Epoch hides nothing).
+/// Plies since the last progress and the limit at which the game is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct NoProgress {
+    /// Plies (half-moves) since the last capture, blast, Legionary step or promotion.
+    pub plies: u16,
+    /// The draw limit in plies: 2 x (60 + 2 x (52 - pieces on board)).
+    pub limit: u32,
+}
+
+/// A place a Legionary can claim on the last rank: a piece its side lost.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpenPlace {
+    /// The side that lost the piece and may claim the place.
+    pub color: Color,
+    /// The seat playing that side.
+    pub owner: Player,
+    /// The lost piece's kind (catalog id).
+    pub piece: PieceKind,
+    /// The file it fell on (`"c"`); a Legionary arriving on that file or
+    /// either neighbour claims it.
+    pub file: char,
+    /// How many such pieces fell on that file.
+    pub count: u8,
+}
+
+/// What a viewer sees: the whole state (Epoch hides nothing). The envelope
+/// carries the position text, who acts, the outcome and the legal actions.
 #[derive(Debug, Clone, Serialize)]
 pub struct EpochView {
-    /// The position text.
-    pub position: String,
-    /// Every piece.
+    /// Every piece on the board, a1 first, rank by rank.
     pub pieces: Vec<ViewPiece>,
-    /// The side to move.
-    pub side_to_move: Color,
-    /// Who decides next.
-    pub to_act: ToAct,
     /// Whether the side to move is in check.
     pub in_check: bool,
-    /// The side to move holds the riposte right.
+    /// Whether the side to move holds the riposte right (its Marshal
+    /// captures on its lines this move without support).
     pub riposte: bool,
-    /// The en passant target.
+    /// The en passant target square, if the last move was a full advance.
     pub en_passant: Option<Square>,
-    /// Plies without progress, and the limit in plies.
-    pub no_progress: (u16, u32),
+    /// The no-progress count and its limit.
+    pub no_progress: NoProgress,
     /// The full-move number.
     pub move_number: u16,
-    /// Whether Black may still swap.
+    /// Whether Black may swap now (its first turn, the rule switched on).
     pub swap_available: bool,
-    /// Whether the players have swapped sides (player 1 plays Black... or White).
+    /// Whether the players have swapped sides (seat 0 plays Black).
     pub swapped: bool,
-    /// Open promotion places: (colour, kind, file letter, count).
-    pub slots: Vec<(Color, PieceKind, char, u8)>,
+    /// The open promotion places of both sides.
+    pub open_places: Vec<OpenPlace>,
 }
 
 /// The no-progress limit in plies: 2 x (60 + 2 x (52 - pieces)) full turns.
@@ -305,6 +334,10 @@ impl Game for Epoch {
     type PositionError = PositionError;
 
     const ID: GameId = GameId::Epoch;
+    /// The book lists exactly five results (mate, the no-legal-move win,
+    /// the repetition loss, the no-progress draw, bare Popes) and no
+    /// agreed draw: see "Draw by agreement" in `docs/rules/epoch.md`.
+    const DRAW_BY_AGREEMENT: bool = false;
 
     fn new(options: &EpochOptions) -> Self {
         let pos = Position::start();
@@ -529,35 +562,92 @@ impl Game for Epoch {
         let pos = &self.pos;
         let pieces = Square::all()
             .filter_map(|sq| {
-                pos.piece_at(sq).map(|p| ViewPiece {
-                    square: sq,
-                    color: p.color,
-                    kind: p.kind,
-                    enhanced: !matches!(p.kind, PieceKind::Pope | PieceKind::Emperor)
-                        && pos.enhanced(p.color, sq),
-                    dormant: p.kind == PieceKind::Emperor && !pos.emperor_awake(p.color),
+                pos.piece_at(sq).map(|p| {
+                    let zoned = !matches!(p.kind, PieceKind::Pope | PieceKind::Emperor);
+                    let enhanced = zoned && pos.enhanced(p.color, sq);
+                    ViewPiece {
+                        cell: sq,
+                        owner: self.player_of(p.color),
+                        piece: p.kind,
+                        color: p.color,
+                        enhanced,
+                        restricted: zoned && !enhanced,
+                        dormant: p.kind == PieceKind::Emperor && !pos.emperor_awake(p.color),
+                    }
                 })
             })
             .collect();
-        let mut slots = Vec::new();
+        let mut open_places = Vec::new();
         for color in Color::BOTH {
-            for (slot, n) in pos.slots(color) {
-                slots.push((color, slot.kind, (b'a' + slot.file) as char, n));
+            for (slot, count) in pos.slots(color) {
+                open_places.push(OpenPlace {
+                    color,
+                    owner: self.player_of(color),
+                    piece: slot.kind,
+                    file: char::from(b'a' + slot.file),
+                    count,
+                });
             }
         }
         EpochView {
-            position: self.to_text(),
             pieces,
-            side_to_move: pos.side,
-            to_act: self.to_act(),
             in_check: pos.in_check(),
             riposte: pos.riposte(),
             en_passant: pos.en_passant(),
-            no_progress: (pos.halfmoves(), no_progress_limit(pos.piece_count())),
+            no_progress: NoProgress {
+                plies: pos.halfmoves(),
+                limit: no_progress_limit(pos.piece_count()),
+            },
             move_number: pos.fullmove,
             swap_available: self.swap_offered(),
             swapped: self.swap.swapped,
-            slots,
+            open_places,
+        }
+    }
+
+    /// The position's Zobrist key (kept up to date by every move, see
+    /// [`Position::full_key`]) with the swap state folded in: placement,
+    /// side to move, castling, en passant and riposte rights, awake
+    /// Emperors, open promotion places, whether the swap is still open and
+    /// whether it was taken. Not the no-progress count, the move number or
+    /// the repetition history, so that transpositions share it.
+    fn key(&self) -> u64 {
+        let mut k = self.pos.full_key();
+        if self.options.swap && self.swap.right {
+            k ^= ZOBRIST.swap_open;
+        }
+        if self.swap.swapped {
+            k ^= ZOBRIST.swapped;
+        }
+        k
+    }
+
+    fn gesture(&self, action: &Move) -> Gesture {
+        self.gesture_of(*action)
+    }
+
+    fn holdings(&self, player: Player, _viewer: Viewer) -> Vec<Holding> {
+        self.holdings_of(player)
+    }
+
+    fn zones(&self, _viewer: Viewer) -> Vec<Zone> {
+        self.zones_all()
+    }
+
+    fn events(&self, action: &Move, after: &Self, _viewer: Viewer) -> Vec<Event> {
+        self.events_of(*action, after)
+    }
+
+    fn catalog(options: &EpochOptions) -> Catalog {
+        crate::table::catalog(options)
+    }
+
+    fn fault_kind(error: &ActionError) -> FaultKind {
+        match error {
+            ActionError::Unreadable { .. } => FaultKind::Unreadable,
+            ActionError::Illegal(_) => FaultKind::Illegal,
+            ActionError::Ambiguous { .. } => FaultKind::Ambiguous,
+            ActionError::GameOver => FaultKind::GameOver,
         }
     }
 

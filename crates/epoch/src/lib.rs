@@ -20,12 +20,17 @@
 mod game;
 mod moves;
 mod position;
+mod table;
 mod tables;
 mod text;
 mod types;
+mod zobrist;
 
-pub use game::{ActionError, Epoch, EpochOptions, EpochView, ViewPiece, no_progress_limit};
-pub use moves::{Move, MoveParseError, Slot, Wing};
+pub use game::{
+    ActionError, Epoch, EpochOptions, EpochView, NoProgress, OpenPlace, ViewPiece,
+    no_progress_limit,
+};
+pub use moves::{Move, MoveJsonError, MoveParseError, Slot, Wing};
 pub use position::{BACK_RANK, Position};
 pub use text::{Field, PositionError};
 pub use types::{BadSquare, Bitboard, Color, Piece, PieceKind, SIZE, SQUARES, Square};

@@ -42,7 +42,28 @@ pub enum Wing {
 /// landing), `f7xe6ep` en passant, `d12d13=Sc` / `c12xd13=Sd` promotion on
 /// arrival (kind and slot file), `d13=Sc` trade of a waiting Legionary,
 /// `O-O` / `O-O-O` castling, `swap` the swap rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// JSON form (what the server and the page exchange): an object tagged by
+/// `kind`; squares as the notation writes them (`"g7"`), pieces by the
+/// catalog's id (the kind's name in lowercase), a promotion place's file as
+/// its letter. Unknown fields, squares off the board, a Pope or Legionary
+/// as a place's piece and the shapes the canonical text refuses (a move
+/// that stays on its square, an Assassin capture naming one square twice)
+/// are refused.
+///
+/// | `kind` | fields | example | canonical |
+/// |---|---|---|---|
+/// | `move` | `from`, `to` | `{"kind":"move","from":"g3","to":"g7"}` | `g3g7` |
+/// | `capture` | `from`, `to` (the captured piece's square, also an Assassin's corner capture) | `{"kind":"capture","from":"a4","to":"a12"}` | `a4xa12` |
+/// | `blast` | `at` (the Mage's square; it stays there) | `{"kind":"blast","at":"d4"}` | `d4xd4` |
+/// | `assassin-capture` | `from`, `victim`, `to` (the landing square beyond the victim) | `{"kind":"assassin-capture","from":"c3","victim":"f6","to":"g7"}` | `c3xf6g7` |
+/// | `en-passant` | `from`, `to` (the square the advance crossed) | `{"kind":"en-passant","from":"f7","to":"e6"}` | `f7xe6ep` |
+/// | `promotion` | `from`, `to`, `capture` (bool), `piece`, `file` (the place: the lost piece's kind and the file it fell on) | `{"kind":"promotion","from":"c12","to":"d13","capture":true,"piece":"sentinel","file":"c"}` | `c12xd13=Sc` |
+/// | `trade` | `at` (the waiting Legionary), `piece`, `file` | `{"kind":"trade","at":"d13","piece":"templar","file":"e"}` | `d13=Te` |
+/// | `castle` | `wing`: `marshal` (`O-O`, files h-m) or `emperor` (`O-O-O`, files a-f) | `{"kind":"castle","wing":"marshal"}` | `O-O` |
+/// | `swap` | none | `{"kind":"swap"}` | `swap` |
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "MoveJson", try_from = "MoveJson")]
 pub enum Move {
     /// A move to an empty square (any piece, a Legionary's advance included).
     Quiet {
@@ -132,6 +153,157 @@ impl Move {
             Move::Blast { at } | Move::Trade { at, .. } => Some(at),
             Move::Castle { .. } | Move::Swap => None,
         }
+    }
+}
+
+/// The wire shape of [`Move`]'s JSON form; [`Move`] converts to and from it.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum MoveJson {
+    Move {
+        from: Square,
+        to: Square,
+    },
+    Capture {
+        from: Square,
+        to: Square,
+    },
+    Blast {
+        at: Square,
+    },
+    AssassinCapture {
+        from: Square,
+        victim: Square,
+        to: Square,
+    },
+    EnPassant {
+        from: Square,
+        to: Square,
+    },
+    Promotion {
+        from: Square,
+        to: Square,
+        capture: bool,
+        piece: PieceKind,
+        file: char,
+    },
+    Trade {
+        at: Square,
+        piece: PieceKind,
+        file: char,
+    },
+    Castle {
+        wing: Wing,
+    },
+    Swap,
+}
+
+impl From<Move> for MoveJson {
+    fn from(m: Move) -> Self {
+        let file = |slot: Slot| char::from(b'a' + slot.file);
+        match m {
+            Move::Quiet { from, to } => MoveJson::Move { from, to },
+            Move::Capture { from, to } => MoveJson::Capture { from, to },
+            Move::Blast { at } => MoveJson::Blast { at },
+            Move::AssassinCapture { from, victim, to } => {
+                MoveJson::AssassinCapture { from, victim, to }
+            }
+            Move::EnPassant { from, to } => MoveJson::EnPassant { from, to },
+            Move::Promotion {
+                from,
+                to,
+                capture,
+                slot,
+            } => MoveJson::Promotion {
+                from,
+                to,
+                capture,
+                piece: slot.kind,
+                file: file(slot),
+            },
+            Move::Trade { at, slot } => MoveJson::Trade {
+                at,
+                piece: slot.kind,
+                file: file(slot),
+            },
+            Move::Castle { wing } => MoveJson::Castle { wing },
+            Move::Swap => MoveJson::Swap,
+        }
+    }
+}
+
+/// A JSON move of the right shape that cannot be a move.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("not a move: {0}")]
+pub struct MoveJsonError(&'static str);
+
+fn json_slot(piece: PieceKind, file: char) -> Result<Slot, MoveJsonError> {
+    if piece.slot_index().is_none() {
+        return Err(MoveJsonError("a Pope or a Legionary never opens a place"));
+    }
+    if !('a'..='m').contains(&file) {
+        return Err(MoveJsonError("a place's file is a letter a-m"));
+    }
+    Ok(Slot {
+        kind: piece,
+        file: file as u8 - b'a',
+    })
+}
+
+impl TryFrom<MoveJson> for Move {
+    type Error = MoveJsonError;
+    fn try_from(j: MoveJson) -> Result<Self, Self::Error> {
+        let apart = |a: Square, b: Square| {
+            if a == b {
+                Err(MoveJsonError("a move must leave its square"))
+            } else {
+                Ok(())
+            }
+        };
+        Ok(match j {
+            MoveJson::Move { from, to } => {
+                apart(from, to)?;
+                Move::Quiet { from, to }
+            }
+            MoveJson::Capture { from, to } => {
+                apart(from, to)?;
+                Move::Capture { from, to }
+            }
+            MoveJson::Blast { at } => Move::Blast { at },
+            MoveJson::AssassinCapture { from, victim, to } => {
+                if from == victim || victim == to || from == to {
+                    return Err(MoveJsonError(
+                        "an Assassin capture names three different squares",
+                    ));
+                }
+                Move::AssassinCapture { from, victim, to }
+            }
+            MoveJson::EnPassant { from, to } => {
+                apart(from, to)?;
+                Move::EnPassant { from, to }
+            }
+            MoveJson::Promotion {
+                from,
+                to,
+                capture,
+                piece,
+                file,
+            } => {
+                apart(from, to)?;
+                Move::Promotion {
+                    from,
+                    to,
+                    capture,
+                    slot: json_slot(piece, file)?,
+                }
+            }
+            MoveJson::Trade { at, piece, file } => Move::Trade {
+                at,
+                slot: json_slot(piece, file)?,
+            },
+            MoveJson::Castle { wing } => Move::Castle { wing },
+            MoveJson::Swap => Move::Swap,
+        })
     }
 }
 
@@ -349,6 +521,3 @@ mod tests {
         }
     }
 }
-
-// Temporary JSON form: the canonical text (see docs/protocol.md).
-tabula_core::serde_as_text!(Move);

@@ -3,6 +3,7 @@
 use crate::moves::{Move, Slot, Wing};
 use crate::tables::{DIR_STEPS, OPPOSITE, TABLES, dir_positive};
 use crate::types::{Bitboard, Color, Piece, PieceKind, SQUARES, Square};
+use crate::zobrist::{self, ZOBRIST};
 
 /// The eight directions (file step, rank step): four straight, then four diagonal.
 pub(crate) const DIRS: [(i8, i8); 8] = DIR_STEPS;
@@ -71,6 +72,13 @@ pub struct Position {
     pub(crate) pope: [Option<Square>; 2],
     pub(crate) marshal: [Option<Square>; 2],
     pub(crate) emperor: [Option<Square>; 2],
+    /// The repetition key as the book defines it (placement, side to move,
+    /// castling, en passant and riposte rights), Zobrist, kept up to date
+    /// by every change of those fields.
+    pub(crate) key: u64,
+    /// The Zobrist part of the rest the rules observe: awake Emperors and
+    /// open promotion places.
+    pub(crate) state_key: u64,
 }
 
 /// Whether the direction index is one of the four straight lines.
@@ -143,6 +151,8 @@ impl Position {
             pope: [None; 2],
             marshal: [None; 2],
             emperor: [None; 2],
+            key: 0,
+            state_key: 0,
         }
     }
 
@@ -162,6 +172,7 @@ impl Position {
             }
         }
         p.castling = 15;
+        p.key ^= ZOBRIST.castling[15];
         p
     }
 
@@ -236,6 +247,7 @@ impl Position {
             self.take(sq);
         }
         self.board[sq.index()] = Some(piece);
+        self.key ^= zobrist::piece(piece, sq);
         let bit = Bitboard::from_square(sq);
         self.color_bb[piece.color.index()] |= bit;
         self.kind_bb[piece.kind.index()] |= bit;
@@ -250,6 +262,7 @@ impl Position {
 
     pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
         let piece = self.board[sq.index()].take()?;
+        self.key ^= zobrist::piece(piece, sq);
         let keep = !Bitboard::from_square(sq);
         self.color_bb[piece.color.index()] &= keep;
         self.kind_bb[piece.kind.index()] &= keep;
@@ -783,6 +796,7 @@ impl Position {
     pub(crate) fn make(&mut self, mv: Move) -> MoveEffect {
         let us = self.side;
         let them = !us;
+        let (old_castling, old_ep, old_riposte) = (self.castling, self.ep, self.riposte);
         let mut victims: [Option<(Square, Piece)>; 8] = [None; 8];
         let mut nv = 0;
         let mut progress = false;
@@ -889,8 +903,12 @@ impl Position {
         // Lost pieces open promotion places on the file they fell on.
         for (sq, p) in victims.iter().flatten() {
             if let Some(k) = p.kind.slot_index() {
-                let n = &mut self.slots[p.color.index()][k][sq.file() as usize];
+                let f = sq.file() as usize;
+                let n = &mut self.slots[p.color.index()][k][f];
+                let before = *n;
                 *n = n.saturating_add(1);
+                self.state_key ^=
+                    zobrist::slot(p.color, k, f, before) ^ zobrist::slot(p.color, k, f, *n);
             }
         }
         // Castling rights.
@@ -913,6 +931,14 @@ impl Position {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
+        self.key ^= ZOBRIST.black
+            ^ ZOBRIST.castling[(old_castling & 15) as usize]
+            ^ ZOBRIST.castling[(self.castling & 15) as usize]
+            ^ zobrist::ep(old_ep)
+            ^ zobrist::ep(self.ep);
+        if old_riposte != self.riposte {
+            self.key ^= ZOBRIST.riposte;
+        }
         self.open_turn();
         MoveEffect { progress }
     }
@@ -928,17 +954,22 @@ impl Position {
             && (self.marshal[us.index()].is_none() || self.support_attacked(!us, e))
         {
             self.awake[us.index()] = true;
+            self.state_key ^= ZOBRIST.awake[us.index()];
         }
     }
 
     fn fill_slot(&mut self, color: Color, at: Square, slot: Slot) {
         if let Some(k) = slot.kind.slot_index() {
-            let n = &mut self.slots[color.index()][k][slot.file as usize];
+            let f = slot.file as usize;
+            let n = &mut self.slots[color.index()][k][f];
+            let before = *n;
             *n = n.saturating_sub(1);
+            self.state_key ^= zobrist::slot(color, k, f, before) ^ zobrist::slot(color, k, f, *n);
         }
         self.put(at, Piece::new(color, slot.kind));
-        if slot.kind == PieceKind::Emperor {
+        if slot.kind == PieceKind::Emperor && !self.awake[color.index()] {
             self.awake[color.index()] = true;
+            self.state_key ^= ZOBRIST.awake[color.index()];
         }
     }
 
@@ -1085,25 +1116,63 @@ impl Position {
             .any(|m| !self.needs_test(m, &safety) || self.is_legal_after(m))
     }
 
-    /// The repetition key: placement, side to move, castling, en passant and
-    /// riposte rights (FNV-1a over those fields).
+    /// The repetition key, as the book counts a position repeated: "every
+    /// piece stands where it stood, the same side is on move, and the same
+    /// castling, en passant and riposte rights are still open" (decision
+    /// 26). A Zobrist key kept up to date by every move: reading it is free.
+    #[inline]
     pub fn key(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |b: u8| {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        };
-        for sq in &self.board {
-            eat(match sq {
-                None => 0,
-                Some(p) => 1 + p.kind.index() as u8 + 9 * p.color.index() as u8,
-            });
+        self.key
+    }
+
+    /// The key of everything about the position the rules observe: the
+    /// repetition key's fields plus the awake Emperors and the open
+    /// promotion places (not the no-progress count and move number).
+    #[inline]
+    pub fn full_key(&self) -> u64 {
+        self.key ^ self.state_key
+    }
+
+    /// [`Position::key`] worked out from the fields, for checking the
+    /// incremental key.
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut k = 0;
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                k ^= zobrist::piece(p, sq);
+            }
         }
-        eat(self.side.index() as u8);
-        eat(self.castling);
-        eat(self.ep.map_or(255, |s| s.index() as u8));
-        eat(u8::from(self.riposte));
-        h
+        k ^ zobrist::side(self.side)
+            ^ ZOBRIST.castling[(self.castling & 15) as usize]
+            ^ zobrist::ep(self.ep)
+            ^ if self.riposte { ZOBRIST.riposte } else { 0 }
+    }
+
+    /// [`Position::full_key`] worked out from the fields.
+    pub fn full_key_from_scratch(&self) -> u64 {
+        self.key_from_scratch() ^ self.state_key_from_scratch()
+    }
+
+    fn state_key_from_scratch(&self) -> u64 {
+        let mut k = 0;
+        for color in Color::BOTH {
+            if self.awake[color.index()] {
+                k ^= ZOBRIST.awake[color.index()];
+            }
+            for (kind, files) in self.slots[color.index()].iter().enumerate() {
+                for (file, &n) in files.iter().enumerate() {
+                    k ^= zobrist::slot(color, kind, file, n);
+                }
+            }
+        }
+        k
+    }
+
+    /// Sets both keys from the fields, after they were written directly
+    /// (the position text reader).
+    pub(crate) fn rehash(&mut self) {
+        self.key = self.key_from_scratch();
+        self.state_key = self.state_key_from_scratch();
     }
 }
 

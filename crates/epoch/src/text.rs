@@ -500,6 +500,7 @@ pub(crate) fn parse_text(text: &str) -> Result<Parsed, PositionError> {
     // since the move just made had to leave the mover's Pope safe from an
     // Emperor it woke (decision 20).
     pos.open_turn();
+    pos.rehash();
     // The side that just moved may not have left its Pope attacked.
     let mover = !pos.side;
     if let Some(sq) = pos.pope[mover.index()]
