@@ -249,9 +249,12 @@ fn spread(st: &State, p: u8, target: Target, source: Option<&Unit>) -> Vec<Strin
     }
 }
 
+/// How a stack entry is named for `viewer`; `st` decides whether its troop
+/// is still face down (after an action: a troop it revealed is named).
 fn stack_label(st: &State, e: &Entry, viewer: Viewer) -> String {
+    let who = seat_name(e.controller);
     match &e.source {
-        Source::Spell(c) => name(*c).to_owned(),
+        Source::Spell(c) => format!("{who}'s {}", name(*c)),
         Source::Ability { uid, card, index } => {
             let hidden = st
                 .units
@@ -259,17 +262,17 @@ fn stack_label(st: &State, e: &Entry, viewer: Viewer) -> String {
                 .find(|u| u.uid == *uid)
                 .is_some_and(|u| !u.face_up && !sees_seat(viewer, u.owner));
             if hidden {
-                "an ability of a face-down troop".to_owned()
+                format!("an ability of {who}'s face-down troop")
             } else {
                 let ab = card
                     .card()
                     .troop()
                     .and_then(|t| t.abilities.get(*index as usize))
                     .map_or("an ability", |a| a.name.as_str());
-                format!("{}'s {ab}", name(*card))
+                format!("the {ab} of {who}'s {}", name(*card))
             }
         }
-        Source::Hidden { .. } => "an ability of a face-down troop".to_owned(),
+        Source::Hidden { .. } => format!("an ability of {who}'s face-down troop"),
     }
 }
 
@@ -562,6 +565,14 @@ fn source_json(st: &State, e: &Entry, viewer: Viewer) -> Value {
     }
 }
 
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 fn count_words(n: usize) -> String {
     if n == 1 {
         "a card".to_owned()
@@ -599,7 +610,7 @@ fn action_event(b: &Lytharia, a: &Action, after: &State, viewer: Viewer) -> Opti
             let what = st
                 .stack
                 .last()
-                .map(|e| stack_label(st, e, viewer))
+                .map(|e| stack_label(after, e, viewer))
                 .unwrap_or_else(|| "the effect".to_owned());
             Event::new(EventKind::Dice, format!("A d6 rolls {n} for {what}"))
                 .with("value", *n)
@@ -810,19 +821,22 @@ fn action_event(b: &Lytharia, a: &Action, after: &State, viewer: Viewer) -> Opti
     })
 }
 
-fn note_event(before: &State, after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
+fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
     let nm = Namer { after, viewer };
     Some(match n {
         Note::Resolved(e) => {
-            let what = stack_label(before, e, viewer);
+            let what = stack_label(after, e, viewer);
             let target = e
                 .target
                 .map(|t| format!(" on {}", t.at))
                 .unwrap_or_default();
-            let ev = Event::new(EventKind::Resolved, format!("{what} resolves{target}"))
-                .by(Player(e.controller))
-                .with("player", e.controller)
-                .with("source", source_json(before, e, viewer));
+            let ev = Event::new(
+                EventKind::Resolved,
+                capitalized(&format!("{what} resolves{target}")),
+            )
+            .by(Player(e.controller))
+            .with("player", e.controller)
+            .with("source", source_json(after, e, viewer));
             match e.target {
                 Some(t) => ev.at([t.at]).with("target", t.at.to_string()),
                 None => ev,
@@ -830,26 +844,26 @@ fn note_event(before: &State, after: &State, n: &Note, viewer: Viewer) -> Option
         }
         Note::Fizzled(e) => Event::new(
             EventKind::Countered,
-            format!(
+            capitalized(&format!(
                 "{} has no effect: its target left its square",
-                stack_label(before, e, viewer)
-            ),
+                stack_label(after, e, viewer)
+            )),
         )
         .by(Player(e.controller))
         .with("player", e.controller)
-        .with("source", source_json(before, e, viewer))
+        .with("source", source_json(after, e, viewer))
         .with("reason", "fizzled"),
         Note::Countered { entry, by } => Event::new(
             EventKind::Countered,
-            format!(
-                "{} is countered by {}",
-                stack_label(before, entry, viewer),
+            capitalized(&format!(
+                "{} is countered by {}'s counter",
+                stack_label(after, entry, viewer),
                 seat_name(*by)
-            ),
+            )),
         )
         .by(Player(entry.controller))
         .with("player", entry.controller)
-        .with("source", source_json(before, entry, viewer))
+        .with("source", source_json(after, entry, viewer))
         .with("reason", "countered"),
         Note::Fight {
             attacker,
@@ -887,6 +901,8 @@ fn note_event(before: &State, after: &State, n: &Note, viewer: Viewer) -> Option
             )
             .with("amount", *amount)
             .with("damage", unit.damage),
+        // Healing an unhurt troop changes nothing: no event.
+        Note::Heal { amount: 0, .. } => return None,
         Note::Heal { unit, amount } => nm
             .event(
                 EventKind::Heal,
@@ -1064,10 +1080,8 @@ pub(crate) fn events(b: &Lytharia, a: &Action, after: &Lytharia, viewer: Viewer)
     let notes = if replay == *at { notes } else { Vec::new() };
     let nm = Namer { after: at, viewer };
     let mut out: Vec<Event> = action_event(b, a, at, viewer).into_iter().collect();
-    for n in &notes {
-        out.extend(note_event(st, at, n, viewer));
-    }
-    // Troops that appeared: placed Pawns, Battle Duel troops sent in.
+    // Troops that appeared: placed Pawns, Battle Duel troops sent in (before
+    // the turn their arrival starts).
     for u in &at.units {
         if st.units.iter().any(|x| x.uid == u.uid) {
             continue;
@@ -1091,6 +1105,9 @@ pub(crate) fn events(b: &Lytharia, a: &Action, after: &Lytharia, viewer: Viewer)
                 .with("player", u.owner)
                 .with("face_up", u.face_up),
         );
+    }
+    for n in &notes {
+        out.extend(note_event(at, n, viewer));
     }
     // Troops turned face up by combat, a spell or an ability.
     for u in &at.units {

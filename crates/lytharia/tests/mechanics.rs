@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use tabula_core::{ChanceModel, EndReason, Game, Options, Outcome, Team, ToAct};
 use tabula_lytharia::state::Stage;
-use tabula_lytharia::{Lytharia, LythariaOptions, starter_list};
+use tabula_lytharia::{Action, Lytharia, LythariaOptions, starter_list};
 
 // ---------------------------------------------------------------- setup
 
@@ -956,4 +956,26 @@ fn pawn_wars_pawns_are_placed_face_up_with_face_down_off() {
     }
     assert_eq!(g.state().units.len(), 16);
     assert!(g.state().units.iter().all(|u| u.face_up));
+}
+
+#[test]
+fn a_refused_play_changes_nothing_not_even_the_mana_pools() {
+    let mut g = blank();
+    give(&mut g, 0, &["firebolt"]);
+    g.edit(|st| {
+        st.sides[0].spell_pool = 2;
+        st.sides[0].forge_pool = 1;
+    });
+    let opts = g.options().clone();
+    for a in [
+        // A card not in hand, a square with no troop, an ability that is not there.
+        Action::Cast(id("counterspell"), None),
+        Action::Equip(id("firebolt"), sq("e4")),
+        Action::Reforge(id("firebolt"), Some(sq("e4"))),
+        Action::Use(sq("a1"), 7, None),
+    ] {
+        let mut st = g.state().clone();
+        assert!(!st.play(&a, &opts), "{a}");
+        assert_eq!(&st, g.state(), "{a} changed the state");
+    }
 }

@@ -543,7 +543,10 @@ fn a_spell_is_cast_then_resolves_with_its_damage() {
     assert_eq!(evs[0].data["card"], "firebolt");
     let evs = play_events(&mut g, "pass", Viewer::Player(Player(1)));
     let texts: Vec<&str> = evs.iter().map(|e| e.text.as_str()).collect();
-    assert!(texts.contains(&"Firebolt resolves on a6"), "{texts:?}");
+    assert!(
+        texts.contains(&"Player 1's Firebolt resolves on a6"),
+        "{texts:?}"
+    );
     assert!(
         texts.contains(&"Player 2's Deepdark Cultist on a6 takes 2 damage (2 in all)"),
         "{texts:?}"
