@@ -7,8 +7,9 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use tabula_core::{EndReason, GameRng, Outcome, Player, Seed, ToAct, Viewer};
-use tabula_games::{ActionText, AnyGame};
+use tabula_core::protocol::Event;
+use tabula_core::{GameRng, Outcome, Player, Seed, ToAct, Viewer};
+use tabula_games::{ActionInput, ActionText, AnyGame};
 use tabula_store::{GameKey, NewGame, SqliteStore, Store};
 
 use crate::render;
@@ -160,7 +161,8 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 let Some(action) = game.sample_chance(stream) else {
                     bail!("the game waits for chance but offers no outcome");
                 };
-                game.apply(&action.canonical)?;
+                let viewer = viewer_for(&game, &seats);
+                let events = tell(&mut game, &action.canonical, viewer)?;
                 if let Some(s) = saved.as_mut() {
                     s.append(&action.canonical)?;
                 }
@@ -174,6 +176,7 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                         .unwrap_or("chance");
                     writeln!(out, "Chance: {kind} (outcome hidden)")?;
                 }
+                write_events(&mut out, &events)?;
                 writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } if seats.contains(&player) => {
@@ -187,11 +190,13 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                     chance: chance.clone(),
                     ply,
                 });
-                game.apply(&action.canonical)?;
+                let viewer = viewer_for(&game, &seats);
+                let events = tell(&mut game, &action.canonical, viewer)?;
                 if let Some(s) = saved.as_mut() {
                     s.append(&action.canonical)?;
                 }
                 writeln!(out, "{name} plays {shown}")?;
+                write_events(&mut out, &events)?;
                 writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } => {
@@ -276,12 +281,15 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                             chance: chance.clone(),
                             ply,
                         };
-                        match game.apply(text) {
+                        let viewer = viewer_for(&game, &seats);
+                        match game.play(&ActionInput::Text(text.to_owned()), &[viewer]) {
                             Ok(played) => {
                                 history.push(before);
                                 if let Some(s) = saved.as_mut() {
-                                    s.append(&played.canonical)?;
+                                    s.append(&played.text.canonical)?;
                                 }
+                                let events = played.seen.into_iter().flat_map(|(_, e)| e);
+                                write_events(&mut out, &events.collect::<Vec<_>>())?;
                                 writeln!(
                                     out,
                                     "{}",
@@ -321,19 +329,23 @@ fn left(out: &mut impl Write, game: &AnyGame, saved: Option<&Saved>) -> Result<(
     Ok(())
 }
 
-/// The outcome of `player` resigning: the other side wins. Only for games
-/// with exactly two sides (every game here, including Warrior doubles).
+/// The outcome of `player` resigning: the other team wins.
 fn resignation(game: &AnyGame, player: Player) -> Option<Outcome> {
-    let seating = game.seating();
-    if seating.team_count() != 2 {
-        return None;
+    Outcome::resignation(&game.seating(), player)
+}
+
+/// Plays an action known to be legal and returns what `viewer` saw happen.
+fn tell(game: &mut AnyGame, canonical: &str, viewer: Viewer) -> Result<Vec<Event>> {
+    let played = game.play(&ActionInput::Text(canonical.to_owned()), &[viewer])?;
+    Ok(played.seen.into_iter().flat_map(|(_, e)| e).collect())
+}
+
+/// What happened, one sentence a line, under the action that did it.
+fn write_events(out: &mut impl Write, events: &[Event]) -> Result<()> {
+    for event in events {
+        writeln!(out, "  {}", event.text)?;
     }
-    let mine = seating.team(player)?;
-    let other = seating
-        .players()
-        .filter_map(|p| seating.team(p))
-        .find(|t| *t != mine)?;
-    Some(Outcome::win(other, EndReason::Resignation))
+    Ok(())
 }
 
 /// Creates the stored game for a new game.
