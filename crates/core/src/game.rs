@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use serde::de::DeserializeOwned;
 
-use crate::protocol::{Catalog, Event, EventKind, FaultKind, Gesture, GestureKind, Holding, Zone};
+use crate::protocol::{Catalog, Event, FaultKind, Gesture, Holding, Zone};
 use crate::{GameId, GameRng, Options, Outcome, Player, Probability, Seating, Team};
 
 /// Who makes the next decision.
@@ -238,10 +238,10 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         crate::protocol::fnv1a(self.to_text().as_bytes())
     }
 
-    /// How a person picks `action` (legal here) by clicking.
-    fn gesture(&self, action: &Self::Action) -> Gesture {
-        Gesture::button(GestureKind::Pass, &action.to_string(), action.to_string())
-    }
+    /// How a person picks `action` (legal here) by clicking. Within one
+    /// decision no two legal actions share a gesture's `from`, `to` and
+    /// `choice`.
+    fn gesture(&self, action: &Self::Action) -> Gesture;
 
     /// What `player` holds that `viewer` may know (money, mana, hand size).
     fn holdings(&self, player: Player, viewer: Viewer) -> Vec<Holding> {
@@ -258,28 +258,15 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 
     /// What happened when `action` took `self` to `after`, as `viewer` may
     /// know it.
-    fn events(&self, action: &Self::Action, after: &Self, viewer: Viewer) -> Vec<Event> {
-        let _ = after;
-        vec![Event::new(EventKind::Move, self.action_notation_for(action, viewer))]
-    }
+    /// Every action yields at least one event with a sentence; hidden parts
+    /// are cut as [`Game::view`] and [`Game::action_notation_for`] cut them.
+    fn events(&self, action: &Self::Action, after: &Self, viewer: Viewer) -> Vec<Event>;
 
     /// What never changes during a game under `options`.
-    fn catalog(options: &Self::Options) -> Catalog {
-        let _ = options;
-        Catalog {
-            game: Self::ID,
-            title: Self::ID.title().to_owned(),
-            board: crate::protocol::BoardShape::squares(8, 8),
-            pieces: Vec::new(),
-            extra: serde_json::Value::Null,
-        }
-    }
+    fn catalog(options: &Self::Options) -> Catalog;
 
     /// Why `error` refused an action: unreadable, illegal or ambiguous.
-    fn fault_kind(error: &Self::ActionError) -> FaultKind {
-        let _ = error;
-        FaultKind::Illegal
-    }
+    fn fault_kind(error: &Self::ActionError) -> FaultKind;
 
     /// A sentence for an outcome: "White wins by checkmate", "Draw by stalemate".
     fn describe_outcome(&self, outcome: &Outcome) -> String {

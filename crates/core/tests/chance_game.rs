@@ -6,6 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+use tabula_core::protocol::{
+    BoardShape, Catalog, Event, EventKind, FaultKind, Gesture, GestureKind,
+};
 use tabula_core::{
     ChanceModel, EndReason, Game, GameId, GameRng, OptionError, OptionSpec, Options, Outcome,
     Player, Probability, Seating, Seed, Team, ToAct, Viewer, perft,
@@ -79,6 +82,31 @@ impl Game for Race {
     type ActionError = RaceError;
     type PositionError = RaceError;
     const ID: GameId = GameId::Skirmish;
+
+    fn gesture(&self, _action: &RaceAction) -> Gesture {
+        Gesture::button(GestureKind::Pass, "roll", "Roll the die")
+    }
+
+    fn events(&self, action: &RaceAction, _after: &Self, _viewer: Viewer) -> Vec<Event> {
+        vec![Event::new(EventKind::Dice, action.to_string())]
+    }
+
+    fn catalog(_options: &RaceOptions) -> Catalog {
+        Catalog {
+            game: Self::ID,
+            title: "Race".to_owned(),
+            board: BoardShape::squares(1, 12),
+            pieces: Vec::new(),
+            extra: serde_json::Value::Null,
+        }
+    }
+
+    fn fault_kind(error: &RaceError) -> FaultKind {
+        match error {
+            RaceError::Unparsable(_) => FaultKind::Unreadable,
+            RaceError::Illegal(_) => FaultKind::Illegal,
+        }
+    }
 
     fn new(options: &RaceOptions) -> Self {
         Race {
