@@ -76,7 +76,15 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             seed,
             catalog,
             moves,
-        } => view(&game, position.as_deref(), viewer.as_deref(), seed, catalog, &moves, out),
+        } => view(
+            &game,
+            position.as_deref(),
+            viewer.as_deref(),
+            seed,
+            catalog,
+            &moves,
+            out,
+        ),
         Command::Perft {
             game,
             depth,
@@ -172,9 +180,13 @@ fn view(
             Some(Viewer::Public)
         }
         Some(v) => {
-            let n: usize = v.parse().ok().filter(|n| (1..=seats).contains(n)).with_context(
-                || format!("bad viewer '{v}': a seat from 1 to {seats}, or 'spectator'"),
-            )?;
+            let n: usize = v
+                .parse()
+                .ok()
+                .filter(|n| (1..=seats).contains(n))
+                .with_context(|| {
+                    format!("bad viewer '{v}': a seat from 1 to {seats}, or 'spectator'")
+                })?;
             Some(Viewer::Player(Player((n - 1) as u8)))
         }
     };
@@ -196,7 +208,11 @@ fn view(
         ToAct::Player { player } => Viewer::Player(player),
         _ => Viewer::Public,
     });
-    writeln!(out, "{}", serde_json::to_string_pretty(&table.view(viewer))?)?;
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(&table.view(viewer))?
+    )?;
     Ok(())
 }
 

@@ -221,7 +221,8 @@ impl Gesture {
         I: IntoIterator<Item = C>,
         C: fmt::Display,
     {
-        self.touches.extend(cells.into_iter().map(|c| c.to_string()));
+        self.touches
+            .extend(cells.into_iter().map(|c| c.to_string()));
         self
     }
 
@@ -448,7 +449,9 @@ impl BoardShape {
     /// A board of `files` x `ranks` squares named `a1`...
     pub fn squares(files: u8, ranks: u8) -> Self {
         BoardShape::Squares {
-            files: (0..files).map(|f| char::from(b'a' + f).to_string()).collect(),
+            files: (0..files)
+                .map(|f| char::from(b'a' + f).to_string())
+                .collect(),
             ranks: (1..=ranks).map(|r| r.to_string()).collect(),
         }
     }

@@ -262,10 +262,7 @@ impl Table {
         match self.outcome() {
             Some(outcome) => Err(Fault::new(
                 FaultKind::GameOver,
-                format!(
-                    "the game is over: {}",
-                    self.game.describe_outcome(&outcome)
-                ),
+                format!("the game is over: {}", self.game.describe_outcome(&outcome)),
             )),
             None => Ok(()),
         }
@@ -399,10 +396,7 @@ impl Table {
         } else {
             Err(Fault::new(
                 FaultKind::Illegal,
-                format!(
-                    "{} has no draw by agreement",
-                    self.game.id().title()
-                ),
+                format!("{} has no draw by agreement", self.game.id().title()),
             ))
         }
     }
