@@ -609,10 +609,16 @@ impl Game for Epoch {
     /// [`Position::full_key`]) with the swap state folded in: placement,
     /// side to move, castling, en passant and riposte rights, awake
     /// Emperors, open promotion places, whether the swap is still open and
-    /// whether it was taken. Not the no-progress count, the move number or
-    /// the repetition history, so that transpositions share it.
+    /// whether it was taken; and the no-progress count, which the
+    /// no-progress limit observes (a table must not carry a drawn score to
+    /// a live position). Not the move number (no rule observes it) or the
+    /// repetition history: search handles repetitions along its own line,
+    /// as chess engines do, and a key holding the history would never let
+    /// two move orders meet.
     fn key(&self) -> u64 {
-        let mut k = self.pos.full_key();
+        // A multiplicative mix spreads the small count over all 64 bits.
+        let count = u64::from(self.pos.halfmoves).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut k = self.pos.full_key() ^ count.rotate_left(29);
         if self.options.swap && self.swap.right {
             k ^= ZOBRIST.swap_open;
         }

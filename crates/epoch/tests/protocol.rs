@@ -68,7 +68,7 @@ fn texts(events: &[tabula_core::protocol::Event]) -> Vec<&str> {
 /// The text fields the key covers: placement to open places, and the swap.
 fn keyed_fields(text: &str) -> String {
     let f: Vec<&str> = text.split_whitespace().collect();
-    format!("{} {}", f[..7].join(" "), f[9])
+    format!("{} {}", f[..8].join(" "), f[9])
 }
 
 // ---- key ----
@@ -158,9 +158,13 @@ fn the_key_sees_dormancy_places_and_the_swap() {
     let plain = game("Pm1 Md4 pl13 sd10", "w");
     assert_ne!(riposte.key(), plain.key());
     assert_ne!(riposte.position().key(), plain.position().key());
-    // The clocks are not: two states a no-progress count apart share it.
+    // The no-progress count is in the game's key (the limit observes it),
+    // not in the book's repetition key; the move number is in neither.
     let later = game_with("Pm1 Md4 pl13 sd10", "w - - - - - 7 30 -");
-    assert_eq!(plain.key(), later.key());
+    assert_ne!(plain.key(), later.key());
+    assert_eq!(plain.position().key(), later.position().key());
+    let renumbered = game_with("Pm1 Md4 pl13 sd10", "w - - - - - 0 30 -");
+    assert_eq!(plain.key(), renumbered.key());
 }
 
 #[test]
