@@ -656,3 +656,73 @@ fn games_of_every_kind_resume_from_the_store_and_replay() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `tabula view` prints the table protocol's view: the seat to act gets its
+/// legal actions with their JSON and gestures, anyone else none; the
+/// opponent's hand in Lytharia is a count; bad viewers are bad input.
+#[test]
+fn view_prints_the_table_protocol_for_each_viewer() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = tabula(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let v = json(&["view", "chess", "e4", "e5"]);
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["to_act"]["player"], 0);
+    assert_eq!(v["last"]["notation"], "e5");
+    assert_eq!(v["moves"][0]["notation"], "e4");
+    let legal = v["legal"].as_array().unwrap();
+    assert_eq!(legal.len(), 29);
+    let nf3 = legal.iter().find(|a| a["notation"] == "Nf3").unwrap();
+    assert_eq!(
+        nf3["action"],
+        serde_json::json!({"kind": "move", "from": "g1", "to": "f3"})
+    );
+    assert_eq!(nf3["gesture"]["from"]["cell"], "g1");
+    assert_eq!(nf3["gesture"]["to"], "f3");
+    assert!(
+        v["position"]
+            .as_str()
+            .unwrap()
+            .starts_with("rnbqkbnr/pppp1ppp")
+    );
+    assert!(
+        v["table_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "offer-draw")
+    );
+
+    let black = json(&["view", "chess", "--viewer", "2", "e4"]);
+    assert_eq!(black["legal"].as_array().unwrap().len(), 20);
+    let spectator = json(&["view", "chess", "--viewer", "spectator", "e4"]);
+    assert!(spectator["legal"].as_array().unwrap().is_empty());
+    assert!(spectator["table_actions"].as_array().unwrap().is_empty());
+
+    // Lytharia: after the shuffles, the other seat's hand is only a count.
+    let seat2 = json(&["view", "lytharia", "--seed", "4", "--viewer", "2"]);
+    let hands: Vec<&serde_json::Value> = seat2["zones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|z| z["zone"] == "hand")
+        .collect();
+    assert_eq!(hands.len(), 2);
+    let theirs = hands.iter().find(|z| z["owner"] == 0).unwrap();
+    assert!(theirs["items"].as_array().unwrap().is_empty(), "{theirs}");
+    assert!(
+        seat2.get("position").is_none(),
+        "a hidden game's text leaks it all"
+    );
+
+    let catalog = json(&["view", "epoch", "--catalog"]);
+    assert_eq!(catalog["board"]["files"].as_array().unwrap().len(), 13);
+
+    assert_bad_input(
+        &tabula(&["view", "chess", "--viewer", "3"]),
+        "bad viewer '3'",
+    );
+    assert_bad_input(&tabula(&["view", "chess", "e5"]), "bad move 'e5'");
+}

@@ -58,7 +58,7 @@ fn check(name: &str, json: &serde_json::Value) {
             .lines()
             .zip(text.lines())
             .position(|(a, b)| a != b)
-            .map_or_else(|| golden.lines().count().min(text.lines().count()), |i| i);
+            .unwrap_or_else(|| golden.lines().count().min(text.lines().count()));
         panic!(
             "{name}: the protocol's JSON changed from {} at line {}:\n  golden: {}\n  now:    {}\n\
              (UPDATE_GOLDEN=1 rewrites the file after a deliberate change)",
@@ -77,11 +77,19 @@ fn acting(table: &Table) -> Viewer {
         .map_or(Viewer::Public, Viewer::Player)
 }
 
+/// A golden file's name, the game, its options, and the plies played first.
+type Case = (
+    &'static str,
+    GameId,
+    &'static [(&'static str, &'static str)],
+    usize,
+);
+
 /// Each game: the view of the seat to act (legal actions with gestures)
 /// after a few plies, and the catalog.
 #[test]
 fn every_game_view_and_catalog_match_their_golden_json() {
-    let cases: [(&str, GameId, &[(&str, &str)], usize); 8] = [
+    let cases: [Case; 8] = [
         ("chess", GameId::Chess, &[], 3),
         ("epoch", GameId::Epoch, &[], 3),
         ("skirmish", GameId::Skirmish, &[("mode", "advanced")], 5),
