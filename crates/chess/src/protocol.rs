@@ -217,6 +217,7 @@ pub(crate) fn events(before: &Chess, action: &ChessAction, after: &Chess) -> Vec
                 Event::new(EventKind::End, text)
                     .by(seat(us))
                     .with("reason", EndReason::DrawClaimed.id())
+                    .with("winner", serde_json::Value::Null)
                     .with("rules", rules),
             );
             return out;
@@ -277,13 +278,17 @@ fn move_events(pos: &Position, m: Move) -> Vec<Event> {
                 .with("to", to.to_string())
                 .with("captured", role_id(Role::Pawn))
                 .with("captured_on", victim.to_string())
+                .with("captured_owner", seat(!us).0)
                 .with("en_passant", true),
             );
         }
         Move::Normal { to, promotion, .. } => {
             let mover = owned(us, piece.role);
             let event = match board.piece_at(to) {
-                Some(Piece { role: captured, .. }) => Event::new(
+                Some(Piece {
+                    role: captured,
+                    color: owner,
+                }) => Event::new(
                     EventKind::Capture,
                     format!("{mover} takes the {} on {to}", role_name(captured)),
                 )
@@ -293,7 +298,8 @@ fn move_events(pos: &Position, m: Move) -> Vec<Event> {
                 .with("from", from.to_string())
                 .with("to", to.to_string())
                 .with("captured", role_id(captured))
-                .with("captured_on", to.to_string()),
+                .with("captured_on", to.to_string())
+                .with("captured_owner", seat(owner).0),
                 None => Event::new(EventKind::Move, format!("{mover} from {from} to {to}"))
                     .by(seat(us))
                     .at([from, to])
@@ -320,13 +326,13 @@ fn move_events(pos: &Position, m: Move) -> Vec<Event> {
     out
 }
 
-/// Check on the side now to move: the mover gave it.
+/// Check on the side now to move: the event's `player` is the side in
+/// check, `checkers` the squares of the pieces giving it.
 fn check_event(next: &Position) -> Event {
     let checked = next.turn();
     let checkers: Vec<String> = next.checkers().into_iter().map(|s| s.to_string()).collect();
     let mut event = Event::new(EventKind::Check, "Check")
-        .by(seat(!checked))
-        .with("checked", seat(checked).0)
+        .by(seat(checked))
         .with("checkers", checkers);
     if let Some(king) = next.our_king() {
         event = event.at([king]).with("king", king.to_string());
@@ -363,9 +369,11 @@ fn end_event(next: &Position, outcome: &Outcome, after: &Chess) -> Event {
         }
         _ => after.describe_outcome(outcome),
     };
-    let mut event = Event::new(EventKind::End, text).with("reason", outcome.reason.id());
+    let mut event = Event::new(EventKind::End, text)
+        .with("reason", outcome.reason.id())
+        .with("winner", outcome.winner.map(|t| t.0));
     if let Some(w) = winner {
-        event = event.by(w).with("winner", w.0);
+        event = event.by(w);
     }
     if outcome.reason == EndReason::Checkmate
         && let Some(king) = next.our_king()

@@ -354,6 +354,9 @@ fn events_speak_the_book_words() {
     assert_eq!(e[0].data["piece"], "B");
     assert_eq!(e[0].data["captured"], "N");
     assert_eq!(e[0].data["captured_on"], "f3");
+    assert_eq!(e[0].data["captured_owner"], 0);
+    assert_eq!(e[0].data["from"], "b7");
+    assert_eq!(e[0].data["to"], "f3");
 
     // Castling, both sides.
     let c = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
@@ -382,9 +385,12 @@ fn events_speak_the_book_words() {
     assert_eq!(e[1].data["promotion"], "Q");
     assert_eq!(e[1].data["on"], "g8");
     assert_eq!(e[2].kind, EventKind::Check);
-    assert_eq!(e[2].player, Some(Player(0)));
+    // The side in check: Black.
+    assert_eq!(e[2].player, Some(Player(1)));
     assert_eq!(e[2].cells, ["d8"]);
+    assert_eq!(e[2].data["king"], "d8");
     assert_eq!(e[2].data["checkers"], serde_json::json!(["g8"]));
+    assert!(e[2].data.get("checked").is_none());
     let e = events_of(&p, "g8=N");
     assert_eq!(e[1].text, "White's Pawn promotes to a Knight on g8");
     // No check from the Knight, and King and Knight cannot mate.
@@ -406,6 +412,11 @@ fn events_speak_the_book_words() {
     assert_eq!(e[0].cells, ["e5", "d6", "d5"]);
     assert_eq!(e[0].data["en_passant"], true);
     assert_eq!(e[0].data["captured_on"], "d5");
+    assert_eq!(e[0].data["captured_owner"], 1);
+    assert_eq!(e[0].data["piece"], "P");
+    assert_eq!(e[0].data["from"], "e5");
+    assert_eq!(e[0].data["to"], "d6");
+    assert_eq!(e[0].data["captured"], "P");
 
     // Checkmate ends the game in an event, not a check.
     let mut fool = Chess::new(&ChessOptions::default());
@@ -417,7 +428,9 @@ fn events_speak_the_book_words() {
     );
     assert_eq!(e[1].kind, EventKind::End);
     assert_eq!(e[1].data["reason"], "checkmate");
+    // The winning team (Black's team is 1, as its seat).
     assert_eq!(e[1].data["winner"], 1);
+    assert_eq!(e[1].player, Some(Player(1)));
     assert_eq!(e[1].cells, ["e1"]);
 
     // Stalemate.
@@ -425,7 +438,7 @@ fn events_speak_the_book_words() {
     let e = events_of(&s, "Qf7");
     assert_eq!(e[1].kind, EventKind::End);
     assert_eq!(e[1].data["reason"], "stalemate");
-    assert!(e[1].data.get("winner").is_none());
+    assert_eq!(e[1].data["winner"], serde_json::Value::Null);
     assert_eq!(
         e[1].text,
         "Draw by stalemate: Black has no legal move and is not in check"
@@ -441,6 +454,8 @@ fn events_speak_the_book_words() {
     let e = claim.events(&ChessAction::ClaimDraw, &after, Viewer::Public);
     assert_eq!(texts(&e), ["White claims a draw by threefold repetition"]);
     assert_eq!(e[0].data["rules"], serde_json::json!(["repetition"]));
+    assert_eq!(e[0].data["reason"], "draw-claimed");
+    assert_eq!(e[0].data["winner"], serde_json::Value::Null);
 
     // The automatic threefold repetition.
     let mut rep = Chess::new(&ChessOptions::default());
