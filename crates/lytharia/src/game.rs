@@ -4,6 +4,7 @@
 use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
+use tabula_chess::{CastlingRightView, CastlingRights, CastlingSide, Color};
 use tabula_core::protocol::{Catalog, Event, FaultKind, Gesture, Holding, StableHasher, Zone};
 use tabula_core::{
     ChanceModel, Game, GameId, GameRng, Player, Probability, Seating, Team, ToAct, Viewer,
@@ -326,18 +327,20 @@ pub struct DuelView {
 }
 
 /// The chess side of a Normal Chess game (all public): what a FEN holds
-/// beyond the pieces.
+/// beyond the pieces, named as `tabula-chess`'s view names them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ChessView {
-    /// Castling rights as in a FEN (`KQkq`, a subset, or `-`).
-    pub castling: String,
+    /// The castling rights left, as in `tabula-chess`: `{owner, side}` with
+    /// `owner` the seat (White is the seat that went first) and `side`
+    /// `kingside` or `queenside`.
+    pub castling: Vec<CastlingRightView>,
     /// The en-passant square, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub en_passant: Option<Sq>,
     /// Half-moves since the last capture or Pawn move.
-    pub halfmove: u32,
+    pub halfmove_clock: u32,
     /// The move number.
-    pub fullmove: u32,
+    pub fullmove_number: u32,
     /// A Pawn move waiting for its promotion piece.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending: Option<[Sq; 2]>,
@@ -346,8 +349,6 @@ pub struct ChessView {
 /// What one viewer may see of the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LythariaView {
-    /// Whose view.
-    pub viewer: Viewer,
     /// The stage.
     pub stage: Stage,
     /// The active seat.
@@ -379,6 +380,33 @@ pub struct LythariaView {
     /// Normal Chess: whether the player to move is in check.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub in_check: Option<bool>,
+}
+
+/// The castling rights of a FEN castling field as `tabula-chess` lists
+/// them: White's then Black's, kingside before queenside.
+fn castling_rights(st: &State, fen: &str) -> Vec<CastlingRightView> {
+    let rights = CastlingRights::from_fen(fen).unwrap_or(CastlingRights::NONE);
+    let mut out = Vec::new();
+    for color in Color::ALL {
+        let seat = if color == Color::White {
+            st.first
+        } else {
+            1 - st.first
+        };
+        for side in CastlingSide::ALL {
+            if rights.has(color, side) {
+                out.push(CastlingRightView {
+                    owner: Player(seat),
+                    side: match side {
+                        CastlingSide::KingSide => "kingside",
+                        CastlingSide::QueenSide => "queenside",
+                    }
+                    .to_owned(),
+                });
+            }
+        }
+    }
+    out
 }
 
 impl Game for Lytharia {
@@ -659,7 +687,6 @@ impl Game for Lytharia {
             })
             .collect();
         LythariaView {
-            viewer,
             stage: st.stage,
             active: st.active,
             first: st.first,
@@ -694,10 +721,10 @@ impl Game for Lytharia {
                 }
             }),
             chess: st.chess.as_ref().map(|c| ChessView {
-                castling: c.castling.clone(),
+                castling: castling_rights(st, &c.castling),
                 en_passant: c.ep,
-                halfmove: c.halfmove,
-                fullmove: c.fullmove,
+                halfmove_clock: c.halfmove,
+                fullmove_number: c.fullmove,
                 pending: c.pending,
             }),
             in_check: st.chess.as_ref().map(|_| st.chess_position().is_check()),

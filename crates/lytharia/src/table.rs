@@ -24,30 +24,31 @@
 //!
 //! Events and their `data` keys (cells are square names, seats 0 and 1,
 //! `piece` is a catalog piece id as in the view: the card id when the
-//! viewer may see it, else the role letters):
+//! viewer may see it, else the role letters). The seat who did it, or whom
+//! it concerns, is the event's `player`, not repeated in `data`:
 //!
 //! | kind | when | data |
 //! |---|---|---|
 //! | `dice` | a roll-off or an effect's d6 | `first`, `second` / `value`, `for` |
-//! | `cards` | a shuffle, a draw, a discard | `player`, `count`; `cards` (draws: the owner only) |
-//! | `enter` | a troop placed or sent into a round | `player`, `cell`, `piece`, `face_up` |
-//! | `move` | a troop moves | `player`, `from`, `to`, `piece` |
-//! | `fight` | an attack's blows | `player`, `from`, `to`, `attacker`, `defender`, `dealt`, `taken` |
-//! | `cast` | a spell cast or an ability used | `player`, `card` / `ability` (when seen), `target` |
-//! | `countered` | an entry countered or fizzled | `player`, `source`, `reason` (`countered`, `fizzled`) |
-//! | `resolved` | an entry resolved | `player`, `source`, `target` |
+//! | `cards` | a shuffle, a draw, a discard | `count`; `cards` (draws: the owner only) |
+//! | `enter` | a troop placed or sent into a round | `cell`, `owner`, `piece`, `face_up` |
+//! | `move` | a troop moves | `cell`, `owner`, `piece`, `from`, `to` |
+//! | `fight` | an attack's blows | `from`, `to`, `attacker`, `defender`, `dealt`, `taken` |
+//! | `cast` | a spell cast or an ability used | `card` / `ability` (when seen), `target`; a use also `cell`, `piece` |
+//! | `countered` | an entry countered or fizzled | `source`, `reason` (`countered`, `fizzled`) |
+//! | `resolved` | an entry resolved | `source`, `target` |
 //! | `damage` | damage from a spell or ability | `cell`, `owner`, `piece`, `amount`, `damage` (total) |
 //! | `heal` | healing | `cell`, `owner`, `piece`, `amount`, `damage` |
 //! | `state` | a change for some turns, a reveal, equipment lost, a Pawn to promote | `cell`, `owner`, `piece`, `op`, `amount`, `turns` |
 //! | `fall` | a troop died | `cell`, `owner`, `piece` (the card: the crypt is public) |
-//! | `capture` | Normal Chess: a piece captured | `cell`, `owner`, `piece` |
-//! | `promote` | a Pawn promoted | `player`, `cell`, `card` |
-//! | `resource` | mana gained or lost, harness, reforge, charge | `player`, `change`, `mana`, `cause`; `card` |
-//! | `buy` | equipment attached | `player`, `card`, `cell` |
-//! | `score` | a Pawn Wars point; a Battle Duel round | `player`, `points` / `round`, `winner`, `score` |
-//! | `phase` | pass, keep, end, a turn begins, an enchantment expires | `player`, `turn` |
-//! | `check` | Normal Chess: the side to move is in check | `player` |
-//! | `end` | the game ended | `winner`, `reason` |
+//! | `capture` | Normal Chess: a piece captured (`player` the capturer) | `piece`, `from`, `to` (the capturer), `captured`, `captured_on`, `captured_owner`; `en_passant` |
+//! | `promote` | a Pawn promoted | `cell`, `card` |
+//! | `resource` | mana gained or lost, harness, reforge, charge | `change`, `mana`, `cause`; `card` |
+//! | `buy` | equipment attached | `card`, `cell` |
+//! | `score` | a Pawn Wars point; a Battle Duel round | `cell`, `owner`, `piece`, `points` / `round`, `winner`, `score` |
+//! | `phase` | pass, keep, end, a turn begins, an enchantment expires | `turn`; `card` |
+//! | `check` | Normal Chess: the side to move (`player`) is in check | `king`, `checkers` |
+//! | `end` | the game ended | `winner` (team, `null` for none), `reason` |
 
 use serde_json::{Value, json};
 use tabula_core::protocol::{
@@ -56,7 +57,7 @@ use tabula_core::protocol::{
 };
 use tabula_core::{Game, GameId, Player, Viewer};
 
-use crate::action::Action;
+use crate::action::{Action, Sq};
 use crate::cards::{Card, CardId, Role, Target, card_db};
 use crate::deck::starter_lists;
 use crate::game::Lytharia;
@@ -556,12 +557,12 @@ fn source_json(st: &State, e: &Entry, viewer: Viewer) -> Value {
                 .find(|u| u.uid == *uid)
                 .is_some_and(|u| !u.face_up && !sees_seat(viewer, u.owner));
             if hidden {
-                json!({"ability-of": uid})
+                json!({"ability_of": uid})
             } else {
-                json!({"card": card.to_string(), "ability": index, "ability-of": uid})
+                json!({"card": card.to_string(), "ability": index, "ability_of": uid})
             }
         }
-        Source::Hidden { uid } => json!({"ability-of": uid}),
+        Source::Hidden { uid } => json!({"ability_of": uid}),
     }
 }
 
@@ -587,7 +588,7 @@ fn action_event(b: &Lytharia, a: &Action, after: &State, viewer: Viewer) -> Opti
     let nm = Namer { after, viewer };
     let actor = st.player_to_act().unwrap_or(st.active);
     let who = seat_name(actor);
-    let by = |e: Event| e.by(Player(actor)).with("player", actor);
+    let by = |e: Event| e.by(Player(actor));
     Some(match a {
         Action::RollOff(x, y) => {
             let result = if x == y {
@@ -625,7 +626,6 @@ fn action_event(b: &Lytharia, a: &Action, after: &State, viewer: Viewer) -> Opti
             ),
         )
         .by(Player(*p))
-        .with("player", *p)
         .with("count", perm.len()),
         // Placements are told from the troops that appear (see `events`).
         Action::Place(_) if st.stage == Stage::Place => return None,
@@ -673,6 +673,11 @@ fn action_event(b: &Lytharia, a: &Action, after: &State, viewer: Viewer) -> Opti
                 // The blows are told by the fight note.
                 return None;
             }
+            let pending = after.chess.as_ref().is_some_and(|c| c.pending.is_some());
+            if chess_capture && !pending {
+                // The capture note tells it, mover and victim in one event.
+                return None;
+            }
             let text = if chess_capture {
                 format!("{who}'s {} takes on {t} ({f}-{t})", nm.what(u))
             } else {
@@ -680,7 +685,6 @@ fn action_event(b: &Lytharia, a: &Action, after: &State, viewer: Viewer) -> Opti
             };
             nm.event(EventKind::Move, u, text)
                 .at([t])
-                .with("player", actor)
                 .with("from", f.to_string())
                 .with("to", t.to_string())
         }
@@ -821,7 +825,11 @@ fn action_event(b: &Lytharia, a: &Action, after: &State, viewer: Viewer) -> Opti
     })
 }
 
-fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
+/// A Normal Chess capturer as it stood before the action: the troop, its
+/// cell and the cell it moves to.
+type Capturer<'a> = Option<(&'a Unit, Sq, Sq)>;
+
+fn note_event(after: &State, n: &Note, viewer: Viewer, capturer: Capturer) -> Option<Event> {
     let nm = Namer { after, viewer };
     Some(match n {
         Note::Resolved(e) => {
@@ -835,7 +843,6 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
                 capitalized(&format!("{what} resolves{target}")),
             )
             .by(Player(e.controller))
-            .with("player", e.controller)
             .with("source", source_json(after, e, viewer));
             match e.target {
                 Some(t) => ev.at([t.at]).with("target", t.at.to_string()),
@@ -850,7 +857,6 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
             )),
         )
         .by(Player(e.controller))
-        .with("player", e.controller)
         .with("source", source_json(after, e, viewer))
         .with("reason", "fizzled"),
         Note::Countered { entry, by } => Event::new(
@@ -862,7 +868,6 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
             )),
         )
         .by(Player(entry.controller))
-        .with("player", entry.controller)
         .with("source", source_json(after, entry, viewer))
         .with("reason", "countered"),
         Note::Fight {
@@ -882,7 +887,6 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
         )
         .by(Player(attacker.owner))
         .at([attacker.at, defender.at])
-        .with("player", attacker.owner)
         .with("from", attacker.at.to_string())
         .with("to", defender.at.to_string())
         .with("attacker", nm.piece(attacker))
@@ -965,11 +969,38 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
             )
             .with("op", "destroy"),
         Note::Died { unit } => nm.event(EventKind::Fall, unit, format!("{} dies", nm.full(unit))),
-        Note::Captured { unit } => nm.event(
-            EventKind::Capture,
-            unit,
-            format!("{} is captured", nm.full(unit)),
-        ),
+        Note::Captured { unit } => match capturer {
+            Some((c, from, to)) => {
+                let e = Event::new(
+                    EventKind::Capture,
+                    format!(
+                        "{}'s {} takes {} ({from}x{to})",
+                        seat_name(c.owner),
+                        nm.what(c),
+                        nm.full(unit)
+                    ),
+                )
+                .by(Player(c.owner))
+                .at([from, to])
+                .with("piece", nm.piece(c))
+                .with("from", from.to_string())
+                .with("to", to.to_string())
+                .with("captured", nm.piece(unit))
+                .with("captured_on", unit.at.to_string())
+                .with("captured_owner", unit.owner);
+                if unit.at == to {
+                    e
+                } else {
+                    e.at([unit.at]).with("en_passant", true)
+                }
+            }
+            // Captures come only from a chess move, whose capturer is known.
+            None => Event::new(EventKind::Capture, format!("{} is captured", nm.full(unit)))
+                .at([unit.at])
+                .with("captured", nm.piece(unit))
+                .with("captured_on", unit.at.to_string())
+                .with("captured_owner", unit.owner),
+        },
         Note::Scored { unit, points } => nm
             .event(
                 EventKind::Score,
@@ -979,7 +1010,6 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
                     nm.full(unit)
                 ),
             )
-            .with("player", unit.owner)
             .with("points", *points),
         Note::Drew { player, cards } => {
             if cards.is_empty() {
@@ -1002,9 +1032,7 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
                     format!("{who} draws {}", count_words(cards.len())),
                 )
             };
-            e.by(Player(*player))
-                .with("player", *player)
-                .with("count", cards.len())
+            e.by(Player(*player)).with("count", cards.len())
         }
         Note::Mana {
             player,
@@ -1025,7 +1053,6 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
                 ),
             )
             .by(Player(*player))
-            .with("player", *player)
             .with("change", *change)
             .with("mana", *total)
             .with("cause", *cause)
@@ -1060,14 +1087,12 @@ fn note_event(after: &State, n: &Note, viewer: Viewer) -> Option<Event> {
             ),
         )
         .by(Player(*player))
-        .with("player", *player)
         .with("card", card.to_string()),
         Note::Turn { player, turn } => Event::new(
             EventKind::Phase,
             format!("{}'s turn begins (turn {turn})", seat_name(*player)),
         )
         .by(Player(*player))
-        .with("player", *player)
         .with("turn", *turn),
     })
 }
@@ -1102,12 +1127,20 @@ pub(crate) fn events(b: &Lytharia, a: &Action, after: &Lytharia, viewer: Viewer)
         };
         out.push(
             nm.event(EventKind::Enter, u, how)
-                .with("player", u.owner)
                 .with("face_up", u.face_up),
         );
     }
+    let capturer: Capturer = match a {
+        Action::Attack(f, t) if st.chess.is_some() => st.unit_at(f.0).map(|u| (u, *f, *t)),
+        Action::Promote(_) => st
+            .chess
+            .as_ref()
+            .and_then(|c| c.pending)
+            .and_then(|[f, t]| st.unit_at(f.0).map(|u| (u, f, t))),
+        _ => None,
+    };
     for n in &notes {
-        out.extend(note_event(at, n, viewer));
+        out.extend(note_event(at, n, viewer, capturer));
     }
     // Troops turned face up by combat, a spell or an ability.
     for u in &at.units {
@@ -1161,19 +1194,26 @@ pub(crate) fn events(b: &Lytharia, a: &Action, after: &Lytharia, viewer: Viewer)
             "Still equal: a d6 roll-off decides the winner",
         ));
     }
-    if at.outcome.is_none()
-        && at.chess.is_some()
-        && at.player_to_act().is_some()
-        && at.chess_position().is_check()
-    {
-        out.push(
-            Event::new(
+    if at.outcome.is_none() && at.chess.is_some() && at.player_to_act().is_some() {
+        let pos = at.chess_position();
+        if pos.is_check() {
+            // `player` is the side in check: the side to move.
+            let checkers: Vec<String> = pos
+                .checkers()
+                .into_iter()
+                .map(|s| Sq(s).to_string())
+                .collect();
+            let mut e = Event::new(
                 EventKind::Check,
                 format!("{} is in check", seat_name(at.active)),
             )
             .by(Player(at.active))
-            .with("player", at.active),
-        );
+            .with("checkers", checkers);
+            if let Some(k) = pos.our_king() {
+                e = e.at([Sq(k)]).with("king", Sq(k).to_string());
+            }
+            out.push(e);
+        }
     }
     if let (None, Some(o)) = (st.outcome, at.outcome) {
         let mut e =

@@ -354,7 +354,26 @@ fn fen(g: &Lytharia) -> String {
     // The roles as a FEN; the view carries the rest of it.
     let c = g.view(Viewer::Public).chess.unwrap();
     let fen = g.state().chess_position().fen();
-    assert!(fen.contains(&format!(" {} ", c.castling)), "{fen}");
+    // The rights as tabula-chess lists them: `{owner, side}`, White's first.
+    let first = g.state().first;
+    let rights: String = c
+        .castling
+        .iter()
+        .map(|r| match (r.owner.0 == first, r.side.as_str()) {
+            (true, "kingside") => 'K',
+            (true, _) => 'Q',
+            (false, "kingside") => 'k',
+            (false, _) => 'q',
+        })
+        .collect();
+    let rights = if rights.is_empty() {
+        "-".into()
+    } else {
+        rights
+    };
+    assert!(fen.contains(&format!(" {rights} ")), "{fen}");
+    let clocks = format!(" {} {}", c.halfmove_clock, c.fullmove_number);
+    assert!(fen.ends_with(&clocks), "{fen}");
     fen
 }
 
@@ -434,6 +453,26 @@ fn chess_castling_en_passant_and_promotion_to_a_troop_card() {
     assert_eq!(g.state().stage, Stage::Promote);
     assert!(is_legal(&g, "promote mother-of-gloom"));
     assert!(!is_legal(&g, "promote vorzak") && !is_legal(&g, "promote bog-ghoul"));
+    // The capture is told when the promotion completes the move.
+    let a = g.parse_action("promote lurker-spider").unwrap();
+    let mut after = g.clone();
+    after.apply(&a).unwrap();
+    let evs = g.events(&a, &after, Viewer::Public);
+    let c = evs
+        .iter()
+        .find(|e| e.kind == tabula_core::protocol::EventKind::Capture)
+        .expect("a capture event");
+    assert_eq!(c.player, Some(Player(1)));
+    assert_eq!(
+        (&c.data["from"], &c.data["to"]),
+        (&"b2".into(), &"a1".into())
+    );
+    assert_eq!(c.data["captured_on"], "a1");
+    assert_eq!(c.data["captured_owner"], 0);
+    assert_eq!(
+        c.data["captured"],
+        unit(&g, "a1").unwrap().card.to_string().as_str()
+    );
     act(&mut g, "promote lurker-spider");
     let u = unit(&g, "a1").unwrap();
     assert_eq!(u.troop().id, "lurker-spider", "a copy of a friendly Knight");

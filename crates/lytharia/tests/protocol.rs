@@ -662,6 +662,174 @@ fn a_pawn_wars_point_is_scored_in_an_event() {
     assert!(e.data["points"].as_u64().unwrap() >= 1);
 }
 
+/// A Normal Chess game with its Pawns placed (seat 0 White).
+fn chess_game(face_down: bool) -> Lytharia {
+    let mut o = options("good", "evil");
+    o.set("mode", "chess").unwrap();
+    o.set("face-down", if face_down { "on" } else { "off" })
+        .unwrap();
+    let mut g = Lytharia::new(&o);
+    while g.state().stage == tabula_lytharia::state::Stage::Place {
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        g.apply(&legal[0]).unwrap();
+    }
+    g
+}
+
+fn one(evs: &[tabula_core::protocol::Event], kind: &str) -> tabula_core::protocol::Event {
+    let found: Vec<_> = evs
+        .iter()
+        .filter(|e| serde_json::to_value(e.kind).unwrap() == kind)
+        .collect();
+    assert_eq!(found.len(), 1, "one {kind} event: {evs:?}");
+    found[0].clone()
+}
+
+#[test]
+fn a_chess_capture_names_the_capturer_and_the_captured_as_chess_does() {
+    let mut g = chess_game(false);
+    for m in ["e2-e4", "d7-d5"] {
+        play_events(&mut g, m, Viewer::Public);
+    }
+    let evs = play_events(&mut g, "e4xd5", Viewer::Public);
+    assert!(
+        evs.iter()
+            .all(|e| e.kind != tabula_core::protocol::EventKind::Move)
+    );
+    let c = one(&evs, "capture");
+    assert_eq!(c.player, Some(Player(0)), "the capturer's seat");
+    assert_eq!(c.cells, ["e4", "d5"]);
+    let pawn = |at: &str| {
+        let u = g.state().units.iter().find(|u| u.at.to_string() == at);
+        u.map(|u| u.card.to_string())
+    };
+    assert_eq!(c.data["piece"], pawn("d5").unwrap().as_str());
+    assert_eq!(c.data["from"], "e4");
+    assert_eq!(c.data["to"], "d5");
+    assert_eq!(c.data["captured_on"], "d5");
+    assert_eq!(c.data["captured_owner"], 1);
+    assert_eq!(
+        c.data["captured"],
+        g.state().sides[1].crypt[0].to_string().as_str()
+    );
+    assert!(c.data.get("player").is_none() && c.data.get("en_passant").is_none());
+    // En passant: the Pawn taken stands beside the capturer's landing cell.
+    for m in ["e7-e5", "d5xe6"] {
+        let evs = play_events(&mut g, m, Viewer::Public);
+        if m == "d5xe6" {
+            let c = one(&evs, "capture");
+            assert_eq!(c.data["to"], "e6");
+            assert_eq!(c.data["captured_on"], "e5");
+            assert_eq!(c.data["en_passant"], true);
+            assert_eq!(c.cells, ["d5", "e6", "e5"]);
+        }
+    }
+}
+
+#[test]
+fn a_chess_check_names_the_side_in_check_its_king_and_the_checkers() {
+    let mut g = chess_game(true);
+    for m in ["e2-e4", "f7-f6", "d2-d4", "g7-g5"] {
+        play_events(&mut g, m, Viewer::Public);
+    }
+    let evs = play_events(&mut g, "d1-h5", Viewer::Public);
+    // Checkmate: the end event, no check event.
+    let end = one(&evs, "end");
+    assert_eq!(end.data["winner"], 0, "the winning team");
+    assert_eq!(end.data["reason"], "checkmate");
+    let mut g = chess_game(true);
+    for m in ["e2-e4", "f7-f5"] {
+        play_events(&mut g, m, Viewer::Public);
+    }
+    let evs = play_events(&mut g, "d1-h5", Viewer::Player(Player(1)));
+    let check = one(&evs, "check");
+    assert_eq!(check.player, Some(Player(1)), "the side in check");
+    assert_eq!(check.data["king"], "e8");
+    assert_eq!(check.data["checkers"], serde_json::json!(["h5"]));
+    assert!(check.data.get("player").is_none());
+}
+
+#[test]
+fn no_event_repeats_its_seat_as_data_player() {
+    for mode in MODES {
+        walk(mode, 5, 600, |b, a, after| {
+            for e in b.events(a, after, Viewer::Player(Player(0))) {
+                assert!(e.data.get("player").is_none(), "{a}: {e:?}");
+                for k in e.data.keys() {
+                    assert!(!k.contains('-'), "{a}: key {k} in {e:?}");
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn the_chess_board_names_its_fields_as_tabula_chess_does() {
+    let g = chess_game(false);
+    let board = serde_json::to_value(g.view(Viewer::Player(Player(0)))).unwrap();
+    assert!(board.get("viewer").is_none(), "the envelope carries it");
+    let c = &board["chess"];
+    assert_eq!(c["halfmove_clock"], 0);
+    assert_eq!(c["fullmove_number"], 1);
+    assert_eq!(
+        c["castling"],
+        serde_json::json!([
+            {"owner": 0, "side": "kingside"}, {"owner": 0, "side": "queenside"},
+            {"owner": 1, "side": "kingside"}, {"owner": 1, "side": "queenside"},
+        ])
+    );
+    // The same form as tabula-chess's view.
+    let chess = tabula_chess::Chess::new(&tabula_chess::ChessOptions::default());
+    let cv = serde_json::to_value(chess.view(Viewer::Public)).unwrap();
+    assert_eq!(c["castling"], cv["castling"]);
+    // Seat 1 White: its rights are White's.
+    let mut g = g;
+    g.edit(|st| {
+        st.first = 1;
+        st.chess.as_mut().unwrap().castling = "Kq".to_owned();
+    });
+    let board = serde_json::to_value(g.view(Viewer::Public)).unwrap();
+    assert_eq!(
+        board["chess"]["castling"],
+        serde_json::json!([{"owner": 1, "side": "kingside"}, {"owner": 0, "side": "queenside"}])
+    );
+}
+
+#[test]
+fn a_stack_source_names_the_troop_as_ability_of_and_the_text_still_reads() {
+    let mut g = common::blank();
+    let uid = common::put(&mut g, 1, "lurker-spider", "c6");
+    let entry = tabula_lytharia::state::Entry {
+        source: Source::Ability {
+            uid,
+            card: common::id("lurker-spider"),
+            index: 0,
+        },
+        controller: 1,
+        target: None,
+        roll: None,
+    };
+    g.edit(|st| {
+        st.stack.push(entry.clone());
+        st.active = 1;
+    });
+    // The position text keeps the stack and reads back.
+    let text = g.to_text();
+    let read = Lytharia::from_text(&text, g.options()).unwrap();
+    assert_eq!(read.state().stack, [entry]);
+    assert_eq!(read.to_text(), text);
+    let a = Action::Pass;
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    assert!(legal.contains(&a), "{legal:?}");
+    let mut after = g.clone();
+    after.apply(&a).unwrap();
+    let json = serde_json::to_string(&g.events(&a, &after, Viewer::Public)).unwrap();
+    assert!(json.contains(&format!("\"ability_of\":{uid}")), "{json}");
+    assert!(!json.contains("ability-of"), "{json}");
+}
+
 // ---------------------------------------------------------------- catalog, keys, faults
 
 #[test]
