@@ -626,6 +626,67 @@ proptest! {
     }
 }
 
+/// Every key in `v`, nested objects included, is snake_case.
+fn assert_snake_keys(v: &Value, what: &str) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                assert!(
+                    k.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                    "{what}: key {k}"
+                );
+                assert_snake_keys(x, what);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| assert_snake_keys(x, what)),
+        _ => {}
+    }
+}
+
+/// The protocol's conventions: snake_case keys in `data` and the board,
+/// word values in lower case, a fall's `cell`, `piece` and `owner`, an
+/// end's `winner` team or `null`, no seat repeated as `data.player`.
+#[test]
+fn events_and_the_board_follow_the_protocol_conventions() {
+    let words = ["attack", "cause", "ended", "begins", "side"];
+    let mut falls = 0;
+    for seed in 0..12 {
+        random_game(scenario_of(seed as u8), seed, 400, |game, _, pick| {
+            let mut after = game.clone();
+            after.apply(pick).unwrap();
+            assert_snake_keys(
+                &serde_json::to_value(after.view(Viewer::Public)).unwrap(),
+                "board",
+            );
+            for e in game.events(pick, &after, Viewer::Public) {
+                let d = serde_json::to_value(&e.data).unwrap();
+                assert_snake_keys(&d, &e.text);
+                assert!(d.get("player").is_none(), "{}", e.text);
+                for k in words {
+                    if let Some(w) = d.get(k).and_then(Value::as_str) {
+                        assert_eq!(w, w.to_lowercase(), "{}: {k}", e.text);
+                    }
+                }
+                match e.kind {
+                    EventKind::Fall => {
+                        falls += 1;
+                        assert!(d["cell"].is_string() && d["piece"].is_string(), "{d}");
+                        assert_eq!(d["owner"].as_u64(), e.player.map(|p| u64::from(p.0)));
+                    }
+                    EventKind::End => {
+                        assert!(d["reason"].is_string(), "{d}");
+                        let w = &d["winner"];
+                        assert!(w.is_null() || w.as_u64().is_some_and(|t| t < 2), "{d}");
+                    }
+                    _ => {}
+                }
+            }
+        });
+    }
+    assert!(falls > 0, "some piece fell");
+}
+
 // ----- the catalog ---------------------------------------------------------------
 
 #[test]
