@@ -339,7 +339,7 @@ pub struct PieceView {
     pub cell: String,
     /// Its seat: 0 White, 1 Black.
     pub owner: Player,
-    /// The catalog's piece id: `k`, `q`, `r`, `b`, `n`, `p`.
+    /// The catalog's piece id: `K`, `Q`, `R`, `B`, `N`, `P`, as in chess.
     pub piece: &'static str,
     /// The attacks it has made this turn (Advanced: its next is a
     /// sequential attack, at a lower Attack Bonus); left out when none.

@@ -18,15 +18,16 @@ use crate::odds::{Odds, Verdict, piece_value};
 use crate::options::{KingCaptures, Mode, SkirmishOptions};
 use crate::state::{Pending, Phase, Skirmish, TacticalMove, path, target_square};
 
-/// The id views and gestures use for a piece kind: its lower-case letter.
+/// The catalog id of a piece kind, as views and event data write it: its
+/// upper-case letter, as in chess (`K`, `Q`... `P`).
 pub(crate) const fn role_id(role: Role) -> &'static str {
     match role {
-        Role::Pawn => "p",
-        Role::Knight => "n",
-        Role::Bishop => "b",
-        Role::Rook => "r",
-        Role::Queen => "q",
-        Role::King => "k",
+        Role::Pawn => "P",
+        Role::Knight => "N",
+        Role::Bishop => "B",
+        Role::Rook => "R",
+        Role::Queen => "Q",
+        Role::King => "K",
     }
 }
 
@@ -101,7 +102,8 @@ fn ordinal(n: u32) -> String {
 
 fn promotion_choice(g: Gesture, promotion: Option<Role>) -> Gesture {
     match promotion {
-        Some(r) => g.choosing(role_id(r), role_name(r)),
+        // The choice is the JSON action's promotion letter, lower case.
+        Some(r) => g.choosing(r.char().to_string(), role_name(r)),
         None => g,
     }
 }
@@ -347,10 +349,12 @@ impl Skirmish {
                         )
                         .by(me)
                         .at([from, target])
+                        .with("piece", self.id_at(from))
                         .with("from", from.to_string())
-                        .with("cell", target.to_string())
-                        .with("piece", self.id_at(target))
-                        .with("owner", seat(!us).0),
+                        .with("to", m.to().to_string())
+                        .with("captured", self.id_at(target))
+                        .with("captured_on", target.to_string())
+                        .with("captured_owner", seat(!us).0),
                     );
                 } else {
                     let (from, target) = (m.from(), target_square(m));
@@ -707,14 +711,37 @@ impl Skirmish {
         }
     }
 
-    fn captured_event(&self, by: Color, sq: Square, how: &str) -> Event {
+    /// The piece on `sq` leaves the board, taken by `by`'s piece that
+    /// stands on `capturer.0` and ends on `capturer.1` (`None`: no single
+    /// capturer, as when a divided skirmish is lost).
+    fn captured_event(
+        &self,
+        by: Color,
+        sq: Square,
+        how: &str,
+        capturer: Option<(Square, Square)>,
+    ) -> Event {
         let owner = self.board.color_at(sq).unwrap_or(!by);
-        Event::new(EventKind::Capture, format!("{} {how}", self.owned(sq)))
-            .by(seat(by))
-            .at([sq])
-            .with("cell", sq.to_string())
-            .with("piece", self.id_at(sq))
-            .with("owner", seat(owner).0)
+        let mut e =
+            Event::new(EventKind::Capture, format!("{} {how}", self.owned(sq))).by(seat(by));
+        if let Some((from, to)) = capturer {
+            let mut at = vec![from];
+            for c in [to, sq] {
+                if !at.contains(&c) {
+                    at.push(c);
+                }
+            }
+            e = e
+                .at(at)
+                .with("piece", self.id_at(from))
+                .with("from", from.to_string())
+                .with("to", to.to_string());
+        } else {
+            e = e.at([sq]);
+        }
+        e.with("captured", self.id_at(sq))
+            .with("captured_on", sq.to_string())
+            .with("captured_owner", seat(owner).0)
     }
 
     /// The dice (or the given) of the pending roll `p`, the skirmish's
@@ -918,24 +945,41 @@ impl Skirmish {
         // The pieces that leave the board, and what follows by itself.
         match (p, verdict) {
             (Pending::Capture(m), Verdict::Attacker) => {
-                ev.push(self.captured_event(us, defender, "is captured"));
+                let mut e =
+                    self.captured_event(us, defender, "is captured", Some((m.from(), m.to())));
+                if matches!(m, Move::EnPassant { .. }) {
+                    e = e.with("en_passant", true);
+                }
+                ev.push(e);
                 if let Some(r) = m.promotion() {
                     ev.push(promote_event(us, m.to(), r));
                 }
             }
             (Pending::Tactical { tactical, .. }, Verdict::Attacker) => {
-                ev.push(self.captured_event(us, defender, "is captured"));
+                // The moving piece stays on A until it arrives (a `move`).
+                let a = tactical.from;
+                ev.push(self.captured_event(us, defender, "is captured", Some((a, a))));
                 if !matches!(after.phase, Phase::Tactical(_)) {
                     // No target left: the movement arrives by itself.
                     self.arrival_events(tactical, ev);
                 }
             }
             (Pending::Capture(m), Verdict::Defender) => {
-                ev.push(self.captured_event(!us, m.from(), "is captured by the defender"));
+                ev.push(self.captured_event(
+                    !us,
+                    m.from(),
+                    "is captured by the defender",
+                    Some((defender, defender)),
+                ));
                 self.stay_by_itself(after, defender.bitboard(), m.from(), ev);
             }
             (Pending::Tactical { tactical, target }, Verdict::Defender) => {
-                ev.push(self.captured_event(!us, tactical.from, "is captured by the defender"));
+                ev.push(self.captured_event(
+                    !us,
+                    tactical.from,
+                    "is captured by the defender",
+                    Some((target, target)),
+                ));
                 let square = fighting_square(tactical, target).unwrap_or(tactical.from);
                 self.stay_by_itself(after, target.bitboard(), square, ev);
             }
@@ -950,7 +994,13 @@ impl Skirmish {
             ) => {
                 let (won, lost) = match v {
                     Verdict::Attacker => {
-                        ev.push(self.captured_event(us, defender, "is captured"));
+                        // The attacker stays on its square until placed.
+                        ev.push(self.captured_event(
+                            us,
+                            defender,
+                            "is captured",
+                            Some((from, from)),
+                        ));
                         (won.with(defender), lost)
                     }
                     _ => (won, lost.with(defender)),
@@ -959,11 +1009,16 @@ impl Skirmish {
                     return;
                 }
                 if lost.any() {
-                    ev.push(self.captured_event(
-                        !us,
-                        from,
-                        "lost a divided skirmish and is given to the defender",
-                    ));
+                    // No single capturer: every defender that held.
+                    ev.push(
+                        self.captured_event(
+                            !us,
+                            from,
+                            "lost a divided skirmish and is given to the defender",
+                            None,
+                        )
+                        .with("defenders", cells(lost)),
+                    );
                     self.stay_by_itself(after, lost, from, ev);
                 } else if !matches!(after.phase, Phase::Place { .. }) {
                     // One square to go to: placed there by itself.
@@ -977,8 +1032,9 @@ impl Skirmish {
                 }
             }
             (Pending::Mate(c), Verdict::Defender) => {
+                // The King held: it stays where it stands.
                 for sq in c {
-                    ev.push(self.captured_event(us, sq, "is lost"));
+                    ev.push(self.captured_event(us, sq, "is lost", Some((defender, defender))));
                 }
             }
             _ => {}

@@ -377,8 +377,14 @@ fn a_won_skirmish_is_told_in_the_books_words() {
         (&json!(9), &json!(7), &json!("captured"), &json!("attacker"))
     );
     assert_eq!(roll[2].kind, EventKind::Capture);
-    assert_eq!(roll[2].data["piece"], json!("b"));
-    assert_eq!(roll[2].cells, ["f6"]);
+    // The capturer's piece and cells, then the captured piece's.
+    assert_eq!(
+        Value::Object(roll[2].data.clone()),
+        json!({"piece": "N", "from": "e4", "to": "f6",
+               "captured": "B", "captured_on": "f6", "captured_owner": 1})
+    );
+    assert_eq!(roll[2].player, Some(Player(0)));
+    assert_eq!(roll[2].cells, ["e4", "f6"]);
 }
 
 #[test]
@@ -395,6 +401,19 @@ fn a_repelled_skirmish_and_the_defenders_decision() {
         ]
     );
     assert_eq!(roll[1].data["result"], json!("repelled"));
+    // The defender captures, standing where it is.
+    let c = &roll[2].data;
+    assert_eq!(roll[2].kind, EventKind::Capture);
+    assert_eq!(roll[2].player, Some(Player(1)));
+    assert_eq!(
+        [&c["piece"], &c["from"], &c["to"]],
+        [&json!("P"), &json!("d5"), &json!("d5")]
+    );
+    assert_eq!(
+        [&c["captured"], &c["captured_on"], &c["captured_owner"]],
+        [&json!("P"), &json!("e4"), &json!(0)]
+    );
+    assert_eq!(roll[2].cells, ["d5", "e4"]);
     let take = events_of(&mut g, "take");
     assert_eq!(
         texts(&take),
@@ -440,7 +459,10 @@ fn check_and_the_check_roll() {
         "Black's King on e8 is in check from White's Bishop on b5: a check roll decides whether it has to respond"
     );
     assert_eq!(last.data["roll"], json!("check"));
+    // The side in check, its King and the checking pieces.
     assert_eq!(last.player, Some(Player(1)));
+    assert_eq!(last.data["king"], json!("e8"));
+    assert_eq!(last.data["checkers"], json!(["b5"]));
     let roll = events_of(&mut g, "roll:1-6");
     assert_eq!(
         roll[1].text,
@@ -469,6 +491,7 @@ fn the_checkmate_roll_won_and_lost() {
     );
     assert_eq!(won[2].kind, EventKind::End);
     assert_eq!(won[2].data["reason"], json!("checkmate"));
+    assert_eq!(won[2].data["winner"], json!(0));
 
     let mut g = game(start, basic());
     play(&mut g, &["Re8"]);
@@ -480,6 +503,72 @@ fn the_checkmate_roll_won_and_lost() {
             "White's Rook on e8 is lost",
         ]
     );
+    // The King held and stays: it is the capturer.
+    let c = &lost[2].data;
+    assert_eq!(
+        [
+            &c["piece"],
+            &c["from"],
+            &c["to"],
+            &c["captured"],
+            &c["captured_on"],
+            &c["captured_owner"]
+        ],
+        [
+            &json!("K"),
+            &json!("g8"),
+            &json!("g8"),
+            &json!("R"),
+            &json!("e8"),
+            &json!(0)
+        ]
+    );
+    assert_eq!(lost[2].player, Some(Player(1)));
+}
+
+#[test]
+fn capture_events_name_capturer_and_captured() {
+    // A won skirmish by en passant: the captured Pawn is not on `to`.
+    let mut g = game("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", basic());
+    play(&mut g, &["exd6"]);
+    let ev = events_of(&mut g, "roll:6-1");
+    let cap = ev.iter().find(|e| e.kind == EventKind::Capture).unwrap();
+    assert_eq!(
+        [&cap.data["piece"], &cap.data["from"], &cap.data["to"]],
+        [&json!("P"), &json!("e5"), &json!("d6")]
+    );
+    assert_eq!(
+        [
+            &cap.data["captured"],
+            &cap.data["captured_on"],
+            &cap.data["captured_owner"]
+        ],
+        [&json!("P"), &json!("d5"), &json!(1)]
+    );
+    assert_eq!(cap.data["en_passant"], json!(true));
+    assert_eq!(cap.cells, ["e5", "d6", "d5"]);
+
+    // A King capturing in the normal chess manner.
+    let normal = SkirmishOptions {
+        king_captures: KingCaptures::Normal,
+        ..basic()
+    };
+    let mut g = game("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", normal);
+    let ev = events_of(&mut g, "Kxd2");
+    assert_eq!(ev[0].kind, EventKind::Capture);
+    assert_eq!(
+        [&ev[0].data["piece"], &ev[0].data["from"], &ev[0].data["to"]],
+        [&json!("K"), &json!("e1"), &json!("d2")]
+    );
+    assert_eq!(
+        [
+            &ev[0].data["captured"],
+            &ev[0].data["captured_on"],
+            &ev[0].data["captured_owner"]
+        ],
+        [&json!("R"), &json!("d2"), &json!(1)]
+    );
+    assert!(ev[0].data.get("cell").is_none() && ev[0].data.get("owner").is_none());
 }
 
 #[test]
@@ -509,6 +598,24 @@ fn advanced_tactical_and_divided_skirmishes() {
             "White's Rook on a1 ends its Tactical movement on a5"
         ]
     );
+    // The Rook stays on a1 until it arrives.
+    let c = &roll[2].data;
+    assert_eq!(
+        [
+            &c["piece"],
+            &c["from"],
+            &c["to"],
+            &c["captured"],
+            &c["captured_on"]
+        ],
+        [
+            &json!("R"),
+            &json!("a1"),
+            &json!("a1"),
+            &json!("P"),
+            &json!("b3")
+        ]
+    );
 
     let mut g = game(
         "6k1/8/3p4/4p3/3Q4/8/8/6K1 w - - 0 1",
@@ -532,6 +639,41 @@ fn advanced_tactical_and_divided_skirmishes() {
             "White's Queen on d4, in its divided skirmish, attacks the Pawn on d6: White rolls 1 (4 + 1 + 1 = 6), Black rolls 6 (1 + 6 = 7); the Pawn holds",
             "White's Queen on d4 lost a divided skirmish and is given to the defender",
         ]
+    );
+    // The first target's capture: the Queen, which stays until placed.
+    let c = &first[2].data;
+    assert_eq!(
+        [
+            &c["piece"],
+            &c["from"],
+            &c["to"],
+            &c["captured"],
+            &c["captured_on"]
+        ],
+        [
+            &json!("Q"),
+            &json!("d4"),
+            &json!("d4"),
+            &json!("P"),
+            &json!("e5")
+        ]
+    );
+    // A lost divided skirmish has no single capturer: only the captured
+    // piece, and the defenders that held.
+    let c = &second[2].data;
+    assert_eq!(second[2].kind, EventKind::Capture);
+    assert_eq!(second[2].player, Some(Player(1)));
+    for k in ["piece", "from", "to"] {
+        assert!(c.get(k).is_none(), "{k}");
+    }
+    assert_eq!(
+        [
+            &c["captured"],
+            &c["captured_on"],
+            &c["captured_owner"],
+            &c["defenders"]
+        ],
+        [&json!("Q"), &json!("d4"), &json!(0), &json!(["d6"])]
     );
 
     // Both targets hold: the two defenders decide together.
@@ -607,10 +749,10 @@ fn the_catalog_has_the_board_and_the_books_piece_values() {
             .map(|p| p.stats["value"].clone())
     };
     assert_eq!(
-        ["p", "b", "n", "r", "q", "k"].map(value),
+        ["P", "B", "N", "R", "Q", "K"].map(value),
         [1, 3, 3, 5, 9, 4].map(|v| Some(json!(v)))
     );
-    let knight = c.pieces.iter().find(|p| p.id == "n").unwrap();
+    let knight = c.pieces.iter().find(|p| p.id == "N").unwrap();
     assert_eq!(
         (knight.name.as_str(), knight.letter.as_str()),
         ("Knight", "N")
@@ -622,7 +764,7 @@ fn the_catalog_has_the_board_and_the_books_piece_values() {
     };
     let c = Skirmish::catalog(&seven);
     assert_eq!(
-        c.pieces.iter().find(|p| p.id == "k").unwrap().stats["value"],
+        c.pieces.iter().find(|p| p.id == "K").unwrap().stats["value"],
         json!(7)
     );
     assert_eq!(c.extra["attack_bonus"], json!(2));
@@ -697,11 +839,11 @@ fn the_view_has_pieces_and_no_envelope_fields() {
     }
     let pieces = v["pieces"].as_array().unwrap();
     assert_eq!(pieces.len(), 32);
-    assert_eq!(pieces[0], json!({"cell": "a1", "owner": 0, "piece": "r"}));
+    assert_eq!(pieces[0], json!({"cell": "a1", "owner": 0, "piece": "R"}));
     assert!(
         pieces
             .iter()
-            .any(|p| p == &json!({"cell": "e8", "owner": 1, "piece": "k"}))
+            .any(|p| p == &json!({"cell": "e8", "owner": 1, "piece": "K"}))
     );
     assert_eq!(v["phase"], json!("act"));
     assert_eq!(v["mode"], json!("basic"));
@@ -717,13 +859,13 @@ fn the_view_has_pieces_and_no_envelope_fields() {
     let at = |c: &str| pieces.iter().find(|p| p["cell"] == c).unwrap().clone();
     assert_eq!(
         at("g2"),
-        json!({"cell": "g2", "owner": 0, "piece": "k", "moved": true})
+        json!({"cell": "g2", "owner": 0, "piece": "K", "moved": true})
     );
     assert_eq!(
         at("e5"),
-        json!({"cell": "e5", "owner": 0, "piece": "n", "attacks": 1})
+        json!({"cell": "e5", "owner": 0, "piece": "N", "attacks": 1})
     );
-    assert_eq!(at("d5"), json!({"cell": "d5", "owner": 1, "piece": "p"}));
+    assert_eq!(at("d5"), json!({"cell": "d5", "owner": 1, "piece": "P"}));
 }
 
 #[test]
