@@ -439,10 +439,17 @@ impl Position {
     /// Assassin only through an empty, unwatched square behind, the Marshal on
     /// any clear line, a dormant Emperor never.
     pub fn pope_attacked(&self, color: Color, sq: Square) -> bool {
+        self.pope_attacked_by(color, sq, self.color_bb[(!color).index()])
+    }
+
+    /// [`Position::pope_attacked`] counting only the opponent's pieces in
+    /// `theirs` as attackers (the board, the command zone and the Mage's
+    /// rule stay as they are).
+    #[inline]
+    fn pope_attacked_by(&self, color: Color, sq: Square, theirs: Bitboard) -> bool {
         let t = &TABLES;
         let by = !color;
         let i = sq.index();
-        let theirs = self.color_bb[by.index()];
         let zone = self.zone(by);
         let k = &self.kind_bb;
         let kind = |p: PieceKind| k[p.index()] & theirs;
@@ -455,7 +462,7 @@ impl Position {
         }
         let mages = t.king[i] & kind(PieceKind::Mage);
         if mages.any() {
-            let their_pope = kind(PieceKind::Pope);
+            let their_pope = k[PieceKind::Pope.index()] & self.color_bb[by.index()];
             for m in mages.iter() {
                 if zone.contains(m) || (t.king[m.index()] & their_pope).is_empty() {
                     return true;
@@ -463,6 +470,15 @@ impl Position {
             }
         }
         self.line_attack(by, sq, self.occ(), theirs, zone, true)
+    }
+
+    /// The opponent's pieces that attack `color`'s Pope on `sq` (as
+    /// [`Position::pope_attacked`] counts attacks), in square order.
+    pub fn pope_checkers(&self, color: Color, sq: Square) -> Vec<Square> {
+        self.color_bb[(!color).index()]
+            .iter()
+            .filter(|&b| self.pope_attacked_by(color, sq, Bitboard::from_square(b)))
+            .collect()
     }
 
     /// Whether the side to move's Pope is attacked (check).

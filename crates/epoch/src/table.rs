@@ -249,12 +249,14 @@ impl Epoch {
                 .with("piece", kind_id(mover.kind))
                 .with("from", from.to_string())
                 .with("to", to.to_string())
-                .with("victim_cell", victim_sq.to_string());
+                .with("captured_on", victim_sq.to_string());
             if victim_sq != to {
                 e.cells.push(victim_sq.to_string());
             }
             if let Some(v) = victim {
-                e = e.with("victim", kind_id(v.kind));
+                e = e
+                    .with("captured", kind_id(v.kind))
+                    .with("captured_owner", self.player_of(v.color).0);
             }
             e
         };
@@ -326,6 +328,7 @@ impl Epoch {
                         json!({
                             "cell": sq.to_string(),
                             "piece": kind_id(p.kind),
+                            "owner": self.player_of(p.color).0,
                             "color": p.color,
                         })
                     })
@@ -342,6 +345,8 @@ impl Epoch {
                     .by(me)
                     .at(std::iter::once(at).chain(struck.iter().map(|(sq, _)| *sq)))
                     .with("piece", "mage")
+                    .with("from", at.to_string())
+                    .with("to", at.to_string())
                     .with("blast", at.to_string())
                     .with("victims", victims),
                 );
@@ -355,6 +360,7 @@ impl Epoch {
                         .at([*sq])
                         .with("piece", kind_id(p.kind))
                         .with("cell", sq.to_string())
+                        .with("owner", self.player_of(p.color).0)
                         .with("blast", at.to_string()),
                     );
                 }
@@ -497,6 +503,11 @@ impl Epoch {
         if next.in_check()
             && let Some(p) = next.pope[next.side.index()]
         {
+            let checkers: Vec<String> = next
+                .pope_checkers(next.side, p)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
             out.push(
                 Event::new(
                     EventKind::Check,
@@ -504,7 +515,9 @@ impl Epoch {
                 )
                 .by(after.player_of(next.side))
                 .at([p])
-                .with("pope", p.to_string()),
+                .with("king", p.to_string())
+                .with("pope", p.to_string())
+                .with("checkers", checkers),
             );
         }
         if self.outcome.is_none()
@@ -583,7 +596,7 @@ impl Epoch {
                     .by(after.player_of(color))
                     .at(list.iter().map(|(sq, _)| *sq))
                     .with("change", word)
-                    .with("color", color.to_string())
+                    .with("color", json!(color))
                     .with("pieces", pieces),
                 );
             }

@@ -317,6 +317,13 @@ proptest! {
                     prop_assert!(c.parse::<tabula_epoch::Square>().is_ok(), "{}", c);
                 }
             }
+            // A check event names the Pope in check and at least one checker.
+            for e in events.iter().filter(|e| e.kind == EventKind::Check) {
+                prop_assert!(after.position().in_check());
+                let checkers = e.data["checkers"].as_array().map_or(0, Vec::len);
+                prop_assert!(checkers > 0, "{}", m);
+                prop_assert!(e.data["king"].is_string());
+            }
             // The blast's victims are the pieces that left its ring.
             if let Move::Blast { at } = m {
                 let ring = g.gesture(&m).touches;
@@ -436,8 +443,12 @@ fn a_move_and_a_capture_in_words() {
         "White's Sentinel on a4 takes Black's Herald on a10"
     );
     assert_eq!(e[0].kind, EventKind::Capture);
-    assert_eq!(e[0].data["victim"], "herald");
-    assert_eq!(e[0].data["victim_cell"], "a10");
+    assert_eq!(e[0].data["piece"], "sentinel");
+    assert_eq!(e[0].data["from"], "a4");
+    assert_eq!(e[0].data["to"], "a10");
+    assert_eq!(e[0].data["captured"], "herald");
+    assert_eq!(e[0].data["captured_on"], "a10");
+    assert_eq!(e[0].data["captured_owner"], 1);
 }
 
 #[test]
@@ -449,6 +460,28 @@ fn the_assassin_passes_over_its_victim() {
         "White's Assassin on c3 passes over Black's Herald on e5 and lands on f6, capturing it"
     );
     assert_eq!(e[0].cells, ["c3", "f6", "e5"]);
+    assert_eq!(e[0].data["piece"], "assassin");
+    assert_eq!(e[0].data["from"], "c3");
+    assert_eq!(e[0].data["to"], "f6");
+    assert_eq!(e[0].data["captured"], "herald");
+    assert_eq!(e[0].data["captured_on"], "e5");
+    assert_eq!(e[0].data["captured_owner"], 1);
+}
+
+#[test]
+fn en_passant_captures_beside_the_landing_square() {
+    let mut g = game("Pg1 Le3 pg13 lf7", "w");
+    play(&mut g, "e3-e7");
+    let e = events_of(&mut g, "f7xe6ep");
+    assert_eq!(e[0].kind, EventKind::Capture);
+    assert_eq!(e[0].player, Some(Player(1)));
+    assert_eq!(e[0].data["piece"], "legionary");
+    assert_eq!(e[0].data["from"], "f7");
+    assert_eq!(e[0].data["to"], "e6");
+    assert_eq!(e[0].data["captured"], "legionary");
+    assert_eq!(e[0].data["captured_on"], "e7");
+    assert_eq!(e[0].data["captured_owner"], 0);
+    assert_eq!(e[0].data["en_passant"], true);
 }
 
 #[test]
@@ -460,7 +493,18 @@ fn the_blast_destroys_its_ring_own_pieces_included_when_restricted() {
         "White's Mage on d4 blasts its ring and destroys White's Templar on c4 and Black's \
          Templar on e5"
     );
-    assert_eq!(e[0].data["victims"].as_array().map(Vec::len), Some(2));
+    assert_eq!(e[0].kind, EventKind::Capture);
+    assert_eq!(e[0].data["piece"], "mage");
+    assert_eq!(e[0].data["from"], "d4");
+    assert_eq!(e[0].data["to"], "d4");
+    assert_eq!(e[0].data["blast"], "d4");
+    assert_eq!(
+        e[0].data["victims"],
+        json!([
+            {"cell": "c4", "piece": "templar", "owner": 0, "color": "white"},
+            {"cell": "e5", "piece": "templar", "owner": 1, "color": "black"}
+        ])
+    );
     let falls: Vec<&str> = e
         .iter()
         .filter(|x| x.kind == EventKind::Fall)
@@ -557,6 +601,7 @@ fn the_zone_changes_are_told() {
         .find(|x| x.data.get("change") == Some(&json!("restricted")))
         .expect("pieces restricted");
     assert_eq!(lost.text, "White's Templar on f5 becomes restricted");
+    assert_eq!(lost.data["color"], "white");
 }
 
 #[test]
@@ -595,10 +640,15 @@ fn promotion_castling_swap_check_and_the_end_in_words() {
     let e = events_of(&mut g, "b4a3");
     let check = e.iter().find(|x| x.kind == EventKind::Check).unwrap();
     assert_eq!(check.text, "White's Pope on a1 is in check");
+    assert_eq!(check.player, Some(Player(0)));
+    assert_eq!(check.data["king"], "a1");
+    assert_eq!(check.data["pope"], "a1");
+    assert_eq!(check.data["checkers"], json!(["a3"]));
     let end = e.iter().find(|x| x.kind == EventKind::End).unwrap();
     assert_eq!(end.text, "Black wins by checkmate");
     assert_eq!(end.data["reason"], "checkmate");
     assert_eq!(end.player, Some(Player(1)));
+    assert_eq!(end.data["winner"], 1);
 }
 
 // ---- holdings, zones, catalog, faults, view ----
