@@ -51,9 +51,13 @@ pub struct PlayerView {
     pub seat: u8,
     /// The army.
     pub army: Army,
-    /// The army's colour name.
+    /// The army's colour name (not in the JSON view: the envelope's seat
+    /// carries it).
+    #[serde(skip)]
     pub name: &'static str,
-    /// The team (0: Red and Green; 1: Blue and Yellow).
+    /// The team (0: Red and Green; 1: Blue and Yellow; not in the JSON
+    /// view: the envelope's seat carries it).
+    #[serde(skip)]
     pub team: u8,
     /// Money held.
     pub money: Money,

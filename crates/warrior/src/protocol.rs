@@ -33,12 +33,12 @@
 //! |---|---|---|
 //! | `enter` | a drop or bonus drop | `piece` (`warrior`), `to`, `from` (`bank` or `reserve`), `price` |
 //! | `move` | a move | `from`, `to`, `piece`, `weapons`, `facing` (one Swords) |
-//! | `capture` | a capture | `from`, `to`, `piece`, `weapons`, `facing`, `captured`, `captured_owner`, `captured_weapons`, `stack_taken` (Warriors added under the capturer), `stack` (Warriors under it now) |
+//! | `capture` | a capture | `from`, `to`, `piece`, `weapons`, `facing`, `captured`, `captured_on` (`to`), `captured_owner`, `captured_weapons`, `stack_taken` (Warriors added under the capturer), `stack` (Warriors under it now) |
 //! | `resource` | money paid or received | `payer`, `payee` (a seat or `bank`), `amount`, `reason` (`drop`, `buy`, `capture-bonus`, `collect`), `money` (the player's money after); a capture bonus or collection held back by the $12 limit also has `due` |
 //! | `buy` | a weapon placed on a Warrior | `weapon`, `on`, `weapons` (after), `facing` (one Swords) |
 //! | `buy` | a purchase | `item` (`warrior` or a weapon), `issue` (weapons), `price` |
 //! | `phase` | a pass, an optional phase ended, the turn passing | `phase` (the phase ended or passed), `next` (the seat whose turn begins) |
-//! | `check` | a King newly attacked | `king` (its cell), `attackers` (cells) |
+//! | `check` | a King newly attacked (`player` its owner) | `king` (its cell), `checkers` (the attacking cells) |
 //! | `end` | the game ended | `winner` (team or null), `reason` (end reason id) |
 //!
 //! The book has no check rule ("Warrior Chess does not require players to
@@ -514,7 +514,7 @@ impl Warrior {
                     .by(seat(owner))
                     .at(std::iter::once(ksq).chain(attackers.iter().copied()))
                     .with("king", ksq.to_string())
-                    .with("attackers", from),
+                    .with("checkers", from),
                 );
             }
         }
@@ -601,6 +601,7 @@ impl Warrior {
             .with("piece", piece_id(p.kind))
             .with("weapons", weapons_json(p))
             .with("captured", piece_id(v.kind))
+            .with("captured_on", to.to_string())
             .with("captured_owner", seat(v.army).0)
             .with("captured_weapons", weapons_json(v))
             .with("stack_taken", taken)

@@ -499,7 +499,11 @@ fn the_capture_bonus_under_the_cap_is_told_as_the_book_tells_it() {
          the Rook goes to the Bank for reissue"
     );
     assert_eq!(e[0].kind, EventKind::Capture);
+    assert_eq!(e[0].data["piece"], json!("warrior"));
+    assert_eq!(e[0].data["from"], json!("a4"));
+    assert_eq!(e[0].data["to"], json!("a7"));
     assert_eq!(e[0].data["captured"], json!("warrior"));
+    assert_eq!(e[0].data["captured_on"], json!("a7"));
     assert_eq!(e[0].data["captured_owner"], json!(1));
     assert_eq!(e[0].data["captured_weapons"], json!(["rook"]));
     assert_eq!(e[0].data["stack_taken"], json!(1));
@@ -619,7 +623,9 @@ fn a_king_newly_attacked_is_told() {
     assert_eq!(e[1].kind, EventKind::Check);
     assert_eq!(e[1].text, "Blue's King on d8 can be captured from d2");
     assert_eq!(e[1].player, Some(Player(1)));
-    assert_eq!(e[1].data["attackers"], json!(["d2"]));
+    assert_eq!(e[1].data["king"], json!("d8"));
+    assert_eq!(e[1].data["checkers"], json!(["d2"]));
+    assert!(e[1].data.get("attackers").is_none());
     // Still attacked after Blue's drop elsewhere: not told again.
     let e = events(&mut g, "W@a8");
     assert!(e.iter().all(|x| x.kind != EventKind::Check), "{e:?}");
@@ -849,6 +855,11 @@ fn the_view_lists_pieces_by_cell_owner_and_kind_and_leaves_the_rest_to_the_table
     assert!(at("d8").get("facing").is_none());
     assert_eq!(at("c3")["dropped_this_turn"], json!(true));
     assert_eq!(v["players"][1]["money"], json!(4));
+    assert_eq!(v["players"][1]["army"], json!("blue"));
+    // The seat's name and team are the envelope's.
+    for gone in ["name", "team"] {
+        assert!(v["players"][1].get(gone).is_none(), "{gone} is the seat's");
+    }
     assert_eq!(v["players"][0]["reserve"]["weapons"]["knight"], json!(1));
     assert_eq!(v["bank"][0]["new"]["weapons"]["rook"], json!(2));
     // Every piece id is one of the catalog's.
