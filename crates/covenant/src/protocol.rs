@@ -586,7 +586,7 @@ impl Covenant {
                         .with("cell", piece.at.to_string())
                         .with("piece", code(piece.kind))
                         .with("owner", seat(piece.side))
-                        .with("captured", by_enemy),
+                        .with("by_foe", by_enemy),
                     );
                 }
                 Record::Grace { piece, grails: n } => {

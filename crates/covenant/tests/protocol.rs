@@ -410,7 +410,7 @@ fn a_kill_draws_no_counter_and_the_fallen_falls() {
         ]
     );
     assert_eq!(events[1].kind, EventKind::Fall);
-    assert_eq!(events[1].data["captured"], true);
+    assert_eq!(events[1].data["by_foe"], true);
     assert_eq!(events[1].data["owner"], 1);
 }
 
