@@ -19,8 +19,17 @@ fn variants(id: GameId) -> Vec<Vec<(String, String)>> {
         GameId::Epoch => vec![vec![], o("swap", "off")],
         GameId::Skirmish => vec![vec![], o("mode", "advanced")],
         GameId::Warrior => vec![vec![], o("players", "4")],
-        GameId::Covenant => vec![o("scenario", "crossroads"), o("scenario", "arena")],
-        GameId::Lytharia => vec![vec![], o("mode", "pawn-wars")],
+        GameId::Covenant => vec![
+            o("scenario", "crossroads"),
+            o("scenario", "arena"),
+            o("scenario", "pilgrimage"),
+        ],
+        GameId::Lytharia => vec![
+            vec![],
+            o("mode", "pawn-wars"),
+            o("mode", "duel"),
+            o("mode", "chess"),
+        ],
     }
 }
 
