@@ -501,56 +501,10 @@ fn time_seed() -> u64 {
         .unwrap_or(0)
 }
 
-/// The built-in computer player: takes a win in one when it has one, avoids
-/// actions that hand the opponent a win in one, and otherwise picks at random.
-/// Real computer opponents (search) come with the AI crate.
+/// The built-in computer player's action (`tabula_games::builtin`).
 pub fn computer_choice(game: &AnyGame, me: Player, rng: &mut GameRng) -> Result<ActionText> {
-    let actions = game.legal_actions();
-    if actions.is_empty() {
-        bail!("the computer has no legal action");
-    }
-    let my_team = game.seating().team(me);
-    // Look ahead only in a world drawn from what this player may see, so the
-    // computer never uses hidden cards.
-    let world = game.determinize(me, rng);
-    let mut safe = Vec::new();
-    for action in &actions {
-        let mut child = world.clone();
-        child.apply(&action.canonical)?;
-        if let Some(outcome) = child.outcome() {
-            if outcome.winner.is_some() && outcome.winner == my_team {
-                return Ok(action.clone());
-            }
-            if outcome.winner.is_none() {
-                safe.push(action.clone());
-            }
-            continue;
-        }
-        if !opponent_wins_in_one(&child, my_team) {
-            safe.push(action.clone());
-        }
-    }
-    let pool = if safe.is_empty() { &actions } else { &safe };
-    Ok(rng
-        .choose(pool)
-        .cloned()
-        .unwrap_or_else(|| actions[0].clone()))
-}
-
-fn opponent_wins_in_one(game: &AnyGame, my_team: Option<tabula_core::Team>) -> bool {
-    let ToAct::Player { player } = game.to_act() else {
-        return false;
-    };
-    if game.seating().team(player) == my_team {
-        return false;
-    }
-    game.legal_actions().iter().any(|reply| {
-        let mut child = game.clone();
-        child.apply(&reply.canonical).is_ok()
-            && child
-                .outcome()
-                .is_some_and(|o| o.winner.is_some() && o.winner != my_team)
-    })
+    tabula_games::builtin::choose(game, me, rng)
+        .ok_or_else(|| anyhow::anyhow!("the computer has no legal action"))
 }
 
 #[cfg(test)]

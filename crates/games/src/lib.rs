@@ -29,6 +29,7 @@ use tabula_core::{
 };
 use thiserror::Error;
 
+pub mod builtin;
 mod table;
 
 pub use table::{
