@@ -1,0 +1,511 @@
+//! The server as a client sees it: real HTTP and WebSocket on a free
+//! loopback port.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tabula_core::{GameId, GameRng, Player, Seed};
+use tabula_games::{ActionInput, AnyGame, Table};
+use tabula_server::App;
+use tabula_store::{GameKey, SqliteStore, Store};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Server {
+    addr: SocketAddr,
+    store: Arc<SqliteStore>,
+    stop: tokio::sync::oneshot::Sender<()>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+async fn start() -> Server {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let app = App::new(store.clone());
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let done = tokio::spawn(async move {
+        tabula_server::serve(listener, app, async {
+            let _ = stopped.await;
+        })
+        .await
+        .unwrap();
+    });
+    Server {
+        addr,
+        store,
+        stop,
+        done,
+    }
+}
+
+/// A plain HTTP/1.1 POST: the status and the JSON body.
+async fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8(response).unwrap();
+    let status: u16 = response[9..12].parse().unwrap();
+    let (_, body) = response.split_once("\r\n\r\n").unwrap();
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+async fn create(server: &Server, request: Value) -> Value {
+    let (status, body) = post(server.addr, "/api/tables", &request.to_string()).await;
+    assert_eq!(status, 201, "{body}");
+    body
+}
+
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    async fn connect(server: &Server, table: &Value, token: &str) -> Client {
+        let url = format!("ws://{}/api/tables/{table}/ws?token={token}", server.addr);
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let mut client = Client { ws };
+        let catalog = client.recv().await;
+        assert_eq!(catalog["type"], "catalog");
+        assert!(catalog["catalog"].is_object());
+        client
+    }
+
+    async fn recv(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time")
+                .expect("the connection open")
+                .unwrap();
+            if let Message::Text(text) = message {
+                return serde_json::from_str(text.as_str()).unwrap();
+            }
+        }
+    }
+
+    async fn send(&mut self, message: Value) {
+        self.ws
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .unwrap();
+    }
+
+    async fn send_raw(&mut self, text: &str) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    async fn view(&mut self) -> Value {
+        let message = self.recv().await;
+        assert_eq!(message["type"], "view", "{message}");
+        message["view"].clone()
+    }
+
+    /// Views until one at `ply` (or later).
+    async fn view_at(&mut self, ply: u64) -> Value {
+        loop {
+            let view = self.view().await;
+            if view["ply"].as_u64().unwrap() >= ply {
+                return view;
+            }
+        }
+    }
+
+    async fn fault(&mut self) -> Value {
+        let message = self.recv().await;
+        assert_eq!(message["type"], "fault", "{message}");
+        message["fault"].clone()
+    }
+
+    async fn act(&mut self, action: &str) {
+        self.send(json!({"type": "action", "action": action})).await;
+    }
+}
+
+fn token(created: &Value, seat: u64) -> String {
+    created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == seat)
+        .unwrap()["link_token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn spectator(created: &Value) -> String {
+    created["spectator_token"].as_str().unwrap().to_owned()
+}
+
+fn key(created: &Value) -> GameKey {
+    GameKey(created["table"].as_i64().unwrap())
+}
+
+/// The stored game replays to the position the server shows.
+fn assert_replays(store: &SqliteStore, key: GameKey, position: &Value) {
+    let stored = store.load_game(key).unwrap();
+    let game = stored.record().replay().unwrap();
+    assert_eq!(game.to_text(), position.as_str().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fools_mate_between_two_people_and_a_spectator() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "human"], "seed": 1}),
+    )
+    .await;
+    let table = &created["table"];
+    let white_token = token(&created, 0);
+    let black_token = token(&created, 1);
+    assert_eq!(white_token.len(), 32);
+    assert_ne!(white_token, black_token);
+    let mut white = Client::connect(&server, table, &white_token).await;
+    let mut black = Client::connect(&server, table, &black_token).await;
+    let mut watcher = Client::connect(&server, table, &spectator(&created)).await;
+
+    let first = white.view().await;
+    assert_eq!(first["viewer"], json!({"player": 0}));
+    assert_eq!(first["legal"].as_array().unwrap().len(), 20);
+    assert_eq!(black.view().await["legal"], json!([]));
+    let seen = watcher.view().await;
+    assert_eq!(seen["viewer"], "public");
+    assert_eq!(seen["legal"], json!([]));
+    assert_eq!(seen["table_actions"], json!([]));
+
+    // Text in any notation, and the JSON form copied from `legal`.
+    white.act("f3").await;
+    black.view_at(1).await;
+    white.view_at(1).await;
+    black.act("e7e5").await;
+    let view = white.view_at(2).await;
+    let g4 = view["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["canonical"] == "g2g4")
+        .unwrap()["action"]
+        .clone();
+    white.send(json!({"type": "action", "action": g4})).await;
+    black.view_at(3).await;
+    black.act("Qh4").await;
+
+    for client in [&mut white, &mut black, &mut watcher] {
+        let view = client.view_at(4).await;
+        assert_eq!(view["to_act"]["kind"], "over");
+        assert_eq!(view["outcome"]["reason"], "checkmate");
+        assert_eq!(view["outcome"]["winner"], 1);
+        assert_eq!(view["outcome"]["results"], json!(["loss", "win"]));
+        assert_eq!(view["legal"], json!([]));
+        assert_eq!(view["last"]["notation"], "Qh4#");
+    }
+    let stored = server.store.load_game(key(&created)).unwrap();
+    assert_eq!(stored.actions, ["f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert_eq!(stored.result.unwrap().winner, Some(tabula_core::Team(1)));
+    let position = white_position(&server, &created).await;
+    assert_replays(&server.store, key(&created), &position);
+
+    // After the end: a fault, nothing stored.
+    white.act("e2e4").await;
+    assert_eq!(white.fault().await["kind"], "game-over");
+    assert_eq!(
+        server.store.load_game(key(&created)).unwrap().actions.len(),
+        4
+    );
+}
+
+async fn white_position(server: &Server, created: &Value) -> Value {
+    let mut client = Client::connect(server, &created["table"], &spectator(created)).await;
+    client.view().await["position"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_change_nothing() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let table = &created["table"];
+    let mut white = Client::connect(&server, table, &token(&created, 0)).await;
+    let mut black = Client::connect(&server, table, &token(&created, 1)).await;
+    let mut watcher = Client::connect(&server, table, &spectator(&created)).await;
+    white.view().await;
+    black.view().await;
+    watcher.view().await;
+
+    black.act("e7e5").await;
+    assert_eq!(black.fault().await["kind"], "not-your-turn");
+    white.act("e2e5").await;
+    assert_eq!(white.fault().await["kind"], "illegal");
+    white.act("Zz9").await;
+    assert_eq!(white.fault().await["kind"], "unreadable");
+    white.send_raw("{not json").await;
+    assert_eq!(white.fault().await["kind"], "unreadable");
+    white.send(json!({"type": "dance"})).await;
+    assert_eq!(white.fault().await["kind"], "unreadable");
+    white
+        .send(json!({"type": "table", "action": "accept-draw"}))
+        .await;
+    assert_eq!(white.fault().await["kind"], "illegal");
+    watcher.act("e2e4").await;
+    assert_eq!(watcher.fault().await["kind"], "not-your-turn");
+    watcher
+        .send(json!({"type": "table", "action": "resign"}))
+        .await;
+    assert_eq!(watcher.fault().await["kind"], "not-your-turn");
+    assert!(
+        server
+            .store
+            .load_game(key(&created))
+            .unwrap()
+            .actions
+            .is_empty()
+    );
+
+    // Nothing was pushed for the refusals: the next view is the next move.
+    white.act("e4").await;
+    assert_eq!(white.view().await["ply"], 1);
+    assert_eq!(black.view().await["ply"], 1);
+    assert_eq!(watcher.view().await["ply"], 1);
+
+    // A draw offered and accepted, then resigning is too late.
+    black
+        .send(json!({"type": "table", "action": "offer-draw"}))
+        .await;
+    let view = white.view().await;
+    assert_eq!(view["draw_offer"], 1);
+    assert!(
+        view["table_actions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("accept-draw"))
+    );
+    white
+        .send(json!({"type": "table", "action": "accept-draw"}))
+        .await;
+    let view = white.view().await;
+    assert_eq!(view["outcome"]["reason"], "agreement");
+    let stored = server.store.load_game(key(&created)).unwrap();
+    assert_eq!(stored.result.unwrap().winner, None);
+    black
+        .send(json!({"type": "table", "action": "resign"}))
+        .await;
+    loop {
+        let message = black.recv().await;
+        if message["type"] == "fault" {
+            assert_eq!(message["fault"]["kind"], "game-over");
+            break;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_replies_by_itself() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "computer"], "seed": 7}),
+    )
+    .await;
+    assert_eq!(created["seats"].as_array().unwrap().len(), 1);
+    let mut me = Client::connect(&server, &created["table"], &token(&created, 0)).await;
+    let mut view = me.view().await;
+    let mut ply = 0;
+    while ply < 8 && view["to_act"]["kind"] != "over" {
+        // Our move: the first legal action; then wait for the computer's reply.
+        let action = view["legal"][0]["action"].clone();
+        me.send(json!({"type": "action", "action": action})).await;
+        ply += 2;
+        view = me.view_at(ply).await;
+        if view["to_act"]["kind"] == "over" {
+            break;
+        }
+        assert_eq!(view["to_act"], json!({"kind": "player", "player": 0}));
+    }
+    let moves = view["moves"].as_array().unwrap();
+    assert!(moves.iter().any(|m| m["player"] == 1), "{view}");
+    assert_replays(&server.store, key(&created), &view["position"]);
+    let stored = server.store.load_game(key(&created)).unwrap();
+    assert_eq!(stored.header.players[1], tabula_server::COMPUTER_NAME);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_with_the_first_move_plays_it() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["computer", "human"], "seed": 3}),
+    )
+    .await;
+    let mut me = Client::connect(&server, &created["table"], &token(&created, 1)).await;
+    let view = me.view_at(1).await;
+    assert_eq!(view["ply"], 1);
+    assert_eq!(view["to_act"], json!({"kind": "player", "player": 1}));
+    // The computer's seat has no link.
+    assert_eq!(
+        created["seats"],
+        json!([{"seat": 1, "link_token": token(&created, 1)}])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skirmish_dice_come_from_the_server() {
+    let server = start().await;
+    let seed = 11;
+    let created = create(
+        &server,
+        json!({"game": "skirmish", "seats": ["human", "human"], "seed": seed}),
+    )
+    .await;
+    let table = &created["table"];
+    let mut white = Client::connect(&server, table, &token(&created, 0)).await;
+    let mut black = Client::connect(&server, table, &token(&created, 1)).await;
+    white.view().await;
+    black.view().await;
+    white.act("e4").await;
+    black.view_at(1).await;
+    black.act("d5").await;
+    white.view_at(2).await;
+    white.act("exd5").await;
+    // The capture is decided by dice the server rolls: the roll is ply 4.
+    let view = black.view_at(4).await;
+    let roll = &view["moves"][3];
+    assert!(roll.get("player").is_none(), "{view}");
+    assert!(roll["notation"].as_str().unwrap().starts_with("roll"));
+    assert!(
+        view["last"]["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["kind"] == "dice")
+    );
+
+    // The dice are the table's seeded stream: the same seed rolls the same.
+    let mut expected = Table::new(AnyGame::new(GameId::Skirmish, &[]).unwrap());
+    for action in ["e2e4", "d7d5", "e4d5"] {
+        expected
+            .act(
+                expected.game().to_act().player().unwrap_or(Player(0)),
+                &ActionInput::Text(action.into()),
+            )
+            .unwrap();
+    }
+    expected
+        .play_chance(&mut GameRng::from_seed(Seed(seed)))
+        .unwrap();
+    let stored = server.store.load_game(key(&created)).unwrap();
+    let expected: Vec<&str> = expected.actions().collect();
+    assert_eq!(stored.actions, expected);
+    assert_eq!(stored.header.seed, Some(seed));
+    assert_replays(&server.store, key(&created), &view["position"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_are_refused() {
+    let server = start().await;
+    let cases = [
+        (r#"{"game":"checkers","seats":["human","human"]}"#, "game"),
+        (
+            r#"{"game":"skirmish","options":{"mode":"expert"},"seats":["human","human"]}"#,
+            "options",
+        ),
+        (
+            r#"{"game":"chess","options":{"colour":"red"},"seats":["human","human"]}"#,
+            "options",
+        ),
+        (r#"{"game":"chess","seats":["human"]}"#, "seats"),
+        (
+            r#"{"game":"warrior","options":{"players":"4"},"seats":["human","human"]}"#,
+            "seats",
+        ),
+        (r#"{"game":"chess","seats":["human","robot"]}"#, "body"),
+        (r#"{"game":"chess""#, "body"),
+        (r#"[]"#, "body"),
+        (
+            r#"{"game":"chess","seats":["human","human"],"seed":-1}"#,
+            "body",
+        ),
+    ];
+    for (body, field) in cases {
+        let (status, answer) = post(server.addr, "/api/tables", body).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert_eq!(answer["field"], field, "{body}: {answer}");
+        assert!(!answer["error"].as_str().unwrap().is_empty());
+    }
+    assert!(server.store.list_games().unwrap().is_empty());
+
+    // A WebSocket needs a table that exists and a token that opens it.
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let table = &created["table"];
+    for (path, status) in [
+        (
+            format!("/api/tables/{table}/ws?token={}", "0".repeat(32)),
+            403,
+        ),
+        (format!("/api/tables/{table}/ws"), 401),
+        (
+            format!("/api/tables/999/ws?token={}", spectator(&created)),
+            404,
+        ),
+    ] {
+        let url = format!("ws://{}{path}", server.addr);
+        match tokio_tungstenite::connect_async(url).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                assert_eq!(response.status().as_u16(), status, "{path}");
+            }
+            other => panic!("{path}: expected HTTP {status}, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutting_down_says_goodbye_and_keeps_what_was_played() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let mut white = Client::connect(&server, &created["table"], &token(&created, 0)).await;
+    white.view().await;
+    white.act("d4").await;
+    white.view_at(1).await;
+    server.stop.send(()).unwrap();
+    let close = tokio::time::timeout(WAIT, white.ws.next())
+        .await
+        .expect("a close in time");
+    match close {
+        Some(Ok(Message::Close(Some(frame)))) => {
+            assert_eq!(u16::from(frame.code), 1001);
+        }
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+    tokio::time::timeout(WAIT, server.done)
+        .await
+        .expect("the server stops")
+        .unwrap();
+    assert_eq!(
+        server.store.load_game(key(&created)).unwrap().actions,
+        ["d2d4"]
+    );
+}
