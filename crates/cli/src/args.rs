@@ -128,6 +128,14 @@ pub enum Command {
         #[arg(long, value_name = "ID", conflicts_with = "position")]
         resume: Option<i64>,
     },
+    /// Serve every game over HTTP and WebSocket until Ctrl-C (docs/api.md).
+    Serve {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
+        addr: std::net::SocketAddr,
+        #[command(flatten)]
+        db: DbArgs,
+    },
     /// Game records: replay a record file, import it into the database, export a stored game.
     Record {
         /// What to do with records.

@@ -8,6 +8,7 @@ mod commands;
 mod play;
 mod record;
 mod render;
+mod serve;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -726,3 +726,59 @@ fn view_prints_the_table_protocol_for_each_viewer() {
     );
     assert_bad_input(&tabula(&["view", "chess", "e5"]), "bad move 'e5'");
 }
+
+#[test]
+fn serve_prints_its_url_serves_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader, Read};
+
+    let db = std::env::temp_dir().join(format!("tabula-cli-serve-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&db);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tabula binary runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let url = first
+        .strip_prefix("tabula serves on http://")
+        .unwrap_or_else(|| panic!("{first}"));
+    let addr = url.split('/').next().unwrap().to_owned();
+
+    let body = r#"{"game":"chess","seats":["human","computer"],"seed":5}"#;
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 201"), "{response}");
+    assert!(response.contains("\"spectator_token\""), "{response}");
+
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    assert_eq!(lines.next().unwrap().unwrap(), "stopped");
+
+    let list = tabula(&["record", "list", "--db", db.to_str().unwrap()]);
+    assert!(stdout(&list).contains("chess"), "{}", stdout(&list));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
+
+#[test]
+fn serve_refuses_a_bad_address() {
+    let o = tabula(&["serve", "--addr", "nowhere"]);
+    assert_bad_input(&o, "--addr");
+}
