@@ -509,3 +509,77 @@ async fn shutting_down_says_goodbye_and_keeps_what_was_played() {
         ["d2d4"]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_seat_two_connections_racing_apply_one_action() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let white_token = token(&created, 0);
+    let mut first = Client::connect(&server, &created["table"], &white_token).await;
+    let mut second = Client::connect(&server, &created["table"], &white_token).await;
+    first.view().await;
+    second.view().await;
+    let ((), ()) = tokio::join!(first.act("e4"), second.act("d4"));
+    // Exactly one is played; the other is refused as out of turn (its fault
+    // may come before or after the view of the winner's move).
+    let mut faults = 0;
+    let mut views = Vec::new();
+    for client in [&mut first, &mut second] {
+        loop {
+            let message = client.recv().await;
+            if message["type"] == "fault" {
+                assert_eq!(message["fault"]["kind"], "not-your-turn", "{message}");
+                faults += 1;
+            } else if message["view"]["ply"] == 1 {
+                views.push(message["view"].clone());
+                break;
+            }
+        }
+        while let Ok(Some(Ok(Message::Text(text)))) =
+            tokio::time::timeout(Duration::from_millis(300), client.ws.next()).await
+        {
+            let message: Value = serde_json::from_str(text.as_str()).unwrap();
+            assert_eq!(message["type"], "fault", "{message}");
+            faults += 1;
+        }
+    }
+    assert_eq!(faults, 1);
+    assert_eq!(views[0], views[1]);
+    assert_eq!(
+        server.store.load_game(key(&created)).unwrap().actions.len(),
+        1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_message_closes_the_connection() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let mut white = Client::connect(&server, &created["table"], &token(&created, 0)).await;
+    white.view().await;
+    let huge = "x".repeat(tabula_server::MAX_MESSAGE + 1);
+    white.act(&huge).await;
+    let end = tokio::time::timeout(WAIT, white.ws.next())
+        .await
+        .expect("an end in time");
+    assert!(
+        !matches!(end, Some(Ok(Message::Text(_)))),
+        "expected the connection to end, got {end:?}"
+    );
+    assert!(
+        server
+            .store
+            .load_game(key(&created))
+            .unwrap()
+            .actions
+            .is_empty()
+    );
+}
