@@ -251,6 +251,9 @@ impl App {
             spectator,
             Arc::clone(&self.store),
         ));
+        live.start()
+            .await
+            .map_err(|fault| (fault.message, "store"))?;
         if let Ok(mut tables) = self.tables.lock() {
             tables.insert(key, Arc::clone(&live));
         }

@@ -198,7 +198,7 @@ impl LiveTable {
         request: Request,
     ) -> Result<(), WireFault> {
         let mut next = state.table.clone();
-        let mut chance = state.chance.clone();
+        let chance = state.chance.clone();
         match &request {
             Request::Action(input) => {
                 next.act(seat, input)?;
@@ -216,6 +216,26 @@ impl LiveTable {
                 next.decline_draw(seat)?;
             }
         }
+        self.commit(state, next, chance).await
+    }
+
+    /// Draws the chance outcomes a new table starts with (a shuffled deck),
+    /// stores them and announces the change.
+    pub(crate) async fn start(&self) -> Result<(), WireFault> {
+        let mut state = self.state.lock().await;
+        let next = state.table.clone();
+        let chance = state.chance.clone();
+        self.commit(&mut state, next, chance).await
+    }
+
+    /// Plays the chance outcomes `next` waits for, stores what `next` added
+    /// to the table, then makes it the table and announces the change.
+    async fn commit(
+        &self,
+        state: &mut State,
+        mut next: Table,
+        mut chance: GameRng,
+    ) -> Result<(), WireFault> {
         while next.to_act() == ToAct::Chance {
             if next.play_chance(&mut chance).is_none() {
                 break;

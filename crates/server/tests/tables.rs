@@ -583,3 +583,85 @@ async fn an_oversized_message_closes_the_connection() {
             .is_empty()
     );
 }
+
+/// Every game id (and four-player Warrior) through the WebSocket: the seat
+/// to act plays one of its legal actions, every seat and the spectator see
+/// each change, only the seat to act is offered actions, and the store
+/// holds every action and chance outcome.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_plays_through_the_websocket() {
+    let server = start().await;
+    let games = [
+        ("chess", json!({})),
+        ("epoch", json!({})),
+        ("skirmish", json!({"mode": "advanced"})),
+        ("warrior", json!({"players": "4"})),
+        ("covenant", json!({})),
+        ("lytharia", json!({})),
+    ];
+    for (game, options) in games {
+        let fresh = AnyGame::new(
+            game.parse().unwrap(),
+            &options
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned()))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let seats = fresh.seating().len();
+        let starts_with_chance = fresh.to_act() == tabula_core::ToAct::Chance;
+        let created = create(
+            &server,
+            json!({"game": game, "options": options, "seats": vec!["human"; seats], "seed": 5}),
+        )
+        .await;
+        let table = &created["table"];
+        let mut clients = Vec::new();
+        for seat in 0..seats as u64 {
+            clients.push(Client::connect(&server, table, &token(&created, seat)).await);
+        }
+        clients.push(Client::connect(&server, table, &spectator(&created)).await);
+        let mut views = Vec::new();
+        for client in &mut clients {
+            views.push(client.view().await);
+        }
+        if starts_with_chance {
+            // The server drew the opening chance (a shuffle) when it seated the table.
+            assert!(views[0]["moves"][0].get("player").is_none(), "{game}");
+            assert_eq!(views[0]["to_act"]["kind"], "player", "{game}");
+        }
+        for turn in 0..40 {
+            let ply = views[0]["ply"].as_u64().unwrap();
+            if views[0]["to_act"]["kind"] == "over" {
+                break;
+            }
+            let acting = views[0]["to_act"]["player"].as_u64().unwrap() as usize;
+            for (i, view) in views.iter().enumerate() {
+                let offered = !view["legal"].as_array().unwrap().is_empty();
+                assert_eq!(offered, i == acting, "{game} ply {ply} viewer {i}");
+            }
+            let legal = views[acting]["legal"].as_array().unwrap();
+            let action = legal[(turn * 7) % legal.len()]["action"].clone();
+            clients[acting]
+                .send(json!({"type": "action", "action": action}))
+                .await;
+            for (i, client) in clients.iter_mut().enumerate() {
+                views[i] = client.view_at(ply + 1).await;
+            }
+            let seen = views[0]["ply"].clone();
+            assert!(views.iter().all(|v| v["ply"] == seen), "{game}");
+        }
+        let stored = server.store.load_game(key(&created)).unwrap();
+        let ply = views[0]["ply"].as_u64().unwrap();
+        assert!(ply >= 10, "{game} stopped at ply {ply}");
+        assert_eq!(stored.actions.len() as u64, ply, "{game}");
+        let replayed = stored.record().replay().unwrap();
+        let spectator_view = views.last().unwrap();
+        match spectator_view.get("position") {
+            Some(position) => assert_eq!(replayed.to_text(), position.as_str().unwrap(), "{game}"),
+            None => assert_eq!(game, "lytharia"),
+        }
+    }
+}
