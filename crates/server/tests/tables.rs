@@ -259,6 +259,18 @@ async fn refusals_change_nothing() {
     assert_eq!(white.fault().await["kind"], "unreadable");
     white.send(json!({"type": "dance"})).await;
     assert_eq!(white.fault().await["kind"], "unreadable");
+    white.send(json!({"type": "action"})).await;
+    assert_eq!(white.fault().await["kind"], "unreadable");
+    white.send(json!({"type": "action", "action": 5})).await;
+    assert_eq!(white.fault().await["kind"], "unreadable");
+    white
+        .send(json!({"type": "action", "action": {"kind": "move", "from": "e2", "to": "z9"}}))
+        .await;
+    assert_eq!(white.fault().await["kind"], "unreadable");
+    white
+        .send(json!({"type": "table", "action": "flip-board"}))
+        .await;
+    assert_eq!(white.fault().await["kind"], "unreadable");
     white
         .send(json!({"type": "table", "action": "accept-draw"}))
         .await;
@@ -341,6 +353,14 @@ async fn the_computer_replies_by_itself() {
     let moves = view["moves"].as_array().unwrap();
     assert!(moves.iter().any(|m| m["player"] == 1), "{view}");
     assert_replays(&server.store, key(&created), &view["position"]);
+    if view["to_act"]["kind"] != "over" {
+        me.send(json!({"type": "table", "action": "resign"})).await;
+        let view = me.view().await;
+        assert_eq!(view["outcome"]["reason"], "resignation");
+        assert_eq!(view["outcome"]["results"], json!(["loss", "win"]));
+        let stored = server.store.load_game(key(&created)).unwrap();
+        assert_eq!(stored.result.unwrap().winner, Some(tabula_core::Team(1)));
+    }
     let stored = server.store.load_game(key(&created)).unwrap();
     assert_eq!(stored.header.players[1], tabula_server::COMPUTER_NAME);
 }
