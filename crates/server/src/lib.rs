@@ -13,7 +13,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
@@ -279,12 +279,35 @@ async fn create_table(State(app): State<App>, body: Bytes) -> Result<Response, H
     }
 }
 
+/// Whether a WebSocket request's `Origin` (sent by every browser) is the
+/// server's own `Host`: a page elsewhere may not open a connection with a
+/// token it got hold of. Clients without an `Origin` (scripts) are let in.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin.to_str().ok().and_then(|o| {
+        o.strip_prefix("http://")
+            .or_else(|| o.strip_prefix("https://"))
+            .map(|rest| rest.trim_end_matches('/'))
+    });
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
 async fn connect(
     State(app): State<App>,
     Path(id): Path<i64>,
     Query(query): Query<TokenQuery>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, HttpError> {
+    if !same_origin(&headers) {
+        return Err(HttpError::status(
+            StatusCode::FORBIDDEN,
+            "connections from another site's pages are refused",
+        ));
+    }
     let table = app
         .table(GameKey(id))
         .ok_or_else(|| HttpError::status(StatusCode::NOT_FOUND, format!("no table {id}")))?;

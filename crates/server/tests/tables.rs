@@ -685,3 +685,40 @@ async fn every_game_plays_through_the_websocket() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_from_another_site_cannot_connect() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let url = format!(
+        "ws://{}/api/tables/{}/ws?token={}",
+        server.addr,
+        created["table"],
+        token(&created, 0)
+    );
+    let with_origin = |origin: String| {
+        let mut request = url.clone().into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("Origin", origin.parse().unwrap());
+        request
+    };
+    match tokio_tungstenite::connect_async(with_origin("http://evil.example".into())).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status().as_u16(), 403);
+        }
+        other => panic!("expected 403, got {other:?}"),
+    }
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(with_origin(format!("http://{}", server.addr)))
+            .await
+            .unwrap();
+    let first = ws.next().await.unwrap().unwrap();
+    assert!(first.to_text().unwrap().contains("\"catalog\""));
+}
