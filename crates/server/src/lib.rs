@@ -37,6 +37,40 @@ pub const COMPUTER_NAME: &str = "tabula computer";
 /// The largest WebSocket message a client may send, in bytes.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
+/// How many messages a connection may send in a burst.
+pub const BURST: f64 = 40.0;
+
+/// How many messages a second a connection may send, sustained.
+pub const PER_SECOND: f64 = 20.0;
+
+/// A token bucket: [`BURST`] messages at once, refilled at [`PER_SECOND`].
+struct Bucket {
+    tokens: f64,
+    last: tokio::time::Instant,
+}
+
+impl Bucket {
+    fn new() -> Self {
+        Bucket {
+            tokens: BURST,
+            last: tokio::time::Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = tokio::time::Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * PER_SECOND;
+        self.tokens = (self.tokens + refill).min(BURST);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
 /// Why the server could not run.
 #[derive(Debug, Error)]
 pub enum ServerError {
@@ -345,6 +379,7 @@ async fn play(
     mut closing: tokio::sync::watch::Receiver<bool>,
 ) {
     let mut changes = table.subscribe();
+    let mut bucket = Bucket::new();
     tracing::info!(table = %table.key(), ?viewer, "connected");
     let catalog = table.catalog().await;
     if socket
@@ -385,6 +420,13 @@ async fn play(
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => continue,
                 };
+                if !bucket.take() {
+                    let fault = WireFault::new("too-fast", "too many messages: wait a moment");
+                    if socket.send(fault_message(&fault)).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
                 let outcome = match serde_json::from_str::<ClientMessage>(text.as_str()) {
                     Ok(ClientMessage::Action { action }) => {
                         table.submit(viewer, Request::Action(action)).await

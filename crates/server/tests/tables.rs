@@ -722,3 +722,38 @@ async fn a_page_from_another_site_cannot_connect() {
     let first = ws.next().await.unwrap().unwrap();
     assert!(first.to_text().unwrap().contains("\"catalog\""));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_messages_is_slowed_down() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let mut white = Client::connect(&server, &created["table"], &token(&created, 0)).await;
+    white.view().await;
+    let flood = 100;
+    for _ in 0..flood {
+        white.send_raw("{}").await;
+    }
+    let mut kinds = std::collections::BTreeMap::<String, usize>::new();
+    for _ in 0..flood {
+        let fault = white.fault().await;
+        *kinds
+            .entry(fault["kind"].as_str().unwrap().to_owned())
+            .or_default() += 1;
+    }
+    assert!(
+        kinds.get("too-fast").copied().unwrap_or(0) >= 40,
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.get("unreadable").copied().unwrap_or(0) >= 40,
+        "{kinds:?}"
+    );
+    // The connection stays usable once the client slows down.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    white.act("e4").await;
+    assert_eq!(white.view().await["ply"], 1);
+}
