@@ -757,3 +757,76 @@ async fn a_flood_of_messages_is_slowed_down() {
     white.act("e4").await;
     assert_eq!(white.view().await["ply"], 1);
 }
+
+/// Hidden information: in a Lytharian game every view a seat or the
+/// spectator receives is exactly the table's view for that viewer (which
+/// the games crate's hidden-information test holds to what it may know):
+/// the server adds nothing of the other seat's hand or deck.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lytharia_views_are_the_tables_views_for_each_viewer() {
+    let server = start().await;
+    let created = create(
+        &server,
+        json!({"game": "lytharia", "seats": ["human", "human"], "seed": 21}),
+    )
+    .await;
+    let table = &created["table"];
+    let mut clients = [
+        Client::connect(&server, table, &token(&created, 0)).await,
+        Client::connect(&server, table, &token(&created, 1)).await,
+        Client::connect(&server, table, &spectator(&created)).await,
+    ];
+    let viewers = [
+        tabula_core::Viewer::Player(Player(0)),
+        tabula_core::Viewer::Player(Player(1)),
+        tabula_core::Viewer::Public,
+    ];
+    let mut received: Vec<Vec<Value>> = vec![Vec::new(); 3];
+    for (i, client) in clients.iter_mut().enumerate() {
+        received[i].push(client.view().await);
+    }
+    for turn in 0..30 {
+        let latest = received[2].last().unwrap().clone();
+        if latest["to_act"]["kind"] == "over" {
+            break;
+        }
+        let ply = latest["ply"].as_u64().unwrap();
+        let acting = latest["to_act"]["player"].as_u64().unwrap() as usize;
+        let legal = received[acting].last().unwrap()["legal"]
+            .as_array()
+            .unwrap();
+        let action = legal[(turn * 5) % legal.len()]["action"].clone();
+        clients[acting]
+            .send(json!({"type": "action", "action": action}))
+            .await;
+        for (i, client) in clients.iter_mut().enumerate() {
+            received[i].push(client.view_at(ply + 1).await);
+        }
+    }
+
+    // Replay the stored game on a table of our own, view by view.
+    let stored = server.store.load_game(key(&created)).unwrap();
+    let mut local = Table::new(AnyGame::new(GameId::Lytharia, &[]).unwrap());
+    let mut expected: Vec<std::collections::HashMap<u64, Value>> =
+        vec![std::collections::HashMap::new(); 3];
+    let mut record = |local: &Table| {
+        for (i, viewer) in viewers.iter().enumerate() {
+            let view = serde_json::to_value(local.view(*viewer)).unwrap();
+            expected[i].insert(local.ply() as u64, view);
+        }
+    };
+    record(&local);
+    for action in &stored.actions {
+        local.replay(&ActionInput::Text(action.clone())).unwrap();
+        record(&local);
+    }
+    for (i, views) in received.iter().enumerate() {
+        assert!(views.len() > 10);
+        for view in views {
+            let ply = view["ply"].as_u64().unwrap();
+            assert_eq!(view, &expected[i][&ply], "viewer {i} at ply {ply}");
+        }
+    }
+    // And seats never see each other's legal actions.
+    assert!(received[2].iter().all(|v| v["legal"] == json!([])));
+}
