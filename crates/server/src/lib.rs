@@ -94,6 +94,45 @@ impl std::fmt::Debug for App {
     }
 }
 
+/// Why a table could not be created.
+#[derive(Debug, Error)]
+pub enum CreateError {
+    /// No game has this id.
+    #[error(transparent)]
+    UnknownGame(#[from] tabula_core::UnknownGame),
+    /// An option the game does not take, or a bad value.
+    #[error("{0}")]
+    Options(tabula_games::AnyError),
+    /// The number of seats is not the game's.
+    #[error("{game} with these options seats {wanted} players, not {given}")]
+    Seats {
+        /// The game's title.
+        game: &'static str,
+        /// How many it seats.
+        wanted: usize,
+        /// How many were asked for.
+        given: usize,
+    },
+    /// The OS random source failed.
+    #[error("no OS randomness: {0}")]
+    Random(getrandom::Error),
+    /// The store failed.
+    #[error("the game store failed: {0}")]
+    Store(String),
+}
+
+impl CreateError {
+    /// The request field at fault; `None` when the server is.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            CreateError::UnknownGame(_) => Some("game"),
+            CreateError::Options(_) => Some("options"),
+            CreateError::Seats { .. } => Some("seats"),
+            CreateError::Random(_) | CreateError::Store(_) => None,
+        }
+    }
+}
+
 /// `POST /api/tables`: what a table is created with.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -214,28 +253,22 @@ impl App {
 
     /// Creates a table: checks the request, stores the new game, seats it
     /// in memory and lets a computer seat that moves first play.
-    pub async fn create(&self, request: CreateTable) -> Result<Created, (String, &'static str)> {
-        let id: GameId = request
-            .game
-            .parse()
-            .map_err(|e: tabula_core::UnknownGame| (e.to_string(), "game"))?;
+    pub async fn create(&self, request: CreateTable) -> Result<Created, CreateError> {
+        let id: GameId = request.game.parse()?;
         let mut options: Vec<(String, String)> = request.options.into_iter().collect();
         options.sort();
-        let game = AnyGame::new(id, &options).map_err(|e| (e.to_string(), "options"))?;
+        let game = AnyGame::new(id, &options).map_err(CreateError::Options)?;
         let wanted = game.seating().len();
         if request.seats.len() != wanted {
-            return Err((
-                format!(
-                    "{} with these options seats {wanted} players, not {}",
-                    id.title(),
-                    request.seats.len()
-                ),
-                "seats",
-            ));
+            return Err(CreateError::Seats {
+                game: id.title(),
+                wanted,
+                given: request.seats.len(),
+            });
         }
         let seed = match request.seed {
             Some(seed) => seed,
-            None => token::random_u64().map_err(|e| (format!("no OS randomness: {e}"), "seed"))?,
+            None => token::random_u64().map_err(CreateError::Random)?,
         };
         let mut new = NewGame::of(id);
         new.options = game.option_pairs();
@@ -261,8 +294,8 @@ impl App {
         let store = Arc::clone(&self.store);
         let key = tokio::task::spawn_blocking(move || store.create_game(&new))
             .await
-            .map_err(|e| (format!("the store's worker failed: {e}"), "store"))?
-            .map_err(|e| (e.to_string(), "store"))?;
+            .map_err(|e| CreateError::Store(format!("its worker failed: {e}")))?
+            .map_err(|e| CreateError::Store(e.to_string()))?;
         let created = Created {
             table: key.0,
             seats: seats
@@ -287,7 +320,7 @@ impl App {
         ));
         live.start()
             .await
-            .map_err(|fault| (fault.message, "store"))?;
+            .map_err(|fault| CreateError::Store(fault.message))?;
         if let Ok(mut tables) = self.tables.lock() {
             tables.insert(key, Arc::clone(&live));
         }
@@ -297,8 +330,8 @@ impl App {
     }
 }
 
-fn fresh_token() -> Result<Token, (String, &'static str)> {
-    Token::generate().map_err(|e| (format!("no OS randomness: {e}"), "seats"))
+fn fresh_token() -> Result<Token, CreateError> {
+    Token::generate().map_err(CreateError::Random)
 }
 
 async fn create_table(State(app): State<App>, body: Bytes) -> Result<Response, HttpError> {
@@ -306,10 +339,16 @@ async fn create_table(State(app): State<App>, body: Bytes) -> Result<Response, H
         .map_err(|e| HttpError::bad("body", format!("unreadable request: {e}")))?;
     match app.create(request).await {
         Ok(created) => Ok((StatusCode::CREATED, axum::Json(created)).into_response()),
-        Err((message, "store")) | Err((message, "seed")) => {
-            Err(HttpError::status(StatusCode::SERVICE_UNAVAILABLE, message))
-        }
-        Err((message, field)) => Err(HttpError::bad(field, message)),
+        Err(e) => match e.field() {
+            Some(field) => Err(HttpError::bad(field, e.to_string())),
+            None => {
+                tracing::error!(error = %e, "creating a table failed");
+                Err(HttpError::status(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    e.to_string(),
+                ))
+            }
+        },
     }
 }
 
