@@ -1,7 +1,7 @@
 //! `tabula serve`: the game server (crates/server) on an SQLite store,
 //! until Ctrl-C or SIGTERM.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
@@ -18,6 +18,8 @@ pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        // Colour codes only for a person at a terminal, not in log files.
+        .with_ansi(std::io::stderr().is_terminal())
         .try_init()
         .ok();
     let store = crate::record::open(db, true)?;
