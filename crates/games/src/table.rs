@@ -367,29 +367,6 @@ impl Table {
         .by(seat))
     }
 
-    /// Ends the game on time: `seat`'s flag fell. `drawn` when the rule
-    /// book (or the opponent's material) makes it a draw instead.
-    pub fn flag(&mut self, seat: Player, drawn: bool) -> Result<Event, Fault> {
-        self.open()?;
-        self.seated(seat)?;
-        let seating = self.game.seating();
-        self.ending = Some(if drawn {
-            Outcome::draw(EndReason::Timeout)
-        } else {
-            Outcome::resignation(&seating, seat)
-                .map(|o| Outcome {
-                    reason: EndReason::Timeout,
-                    ..o
-                })
-                .ok_or_else(|| Fault::new(FaultKind::Illegal, "nobody to lose to"))?
-        });
-        Ok(Event::new(
-            EventKind::End,
-            format!("{} ran out of time", self.game.player_name(seat)),
-        )
-        .by(seat))
-    }
-
     fn draws(&self) -> Result<(), Fault> {
         if self.game.draw_by_agreement() {
             Ok(())
