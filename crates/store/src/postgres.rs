@@ -8,8 +8,8 @@ use postgres::{Client, NoTls, Statement, Transaction};
 use tabula_core::Outcome;
 
 use crate::store::{
-    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, game_from,
-    outcome_from, ply_column,
+    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, check_meta,
+    game_from, outcome_from, ply_column,
 };
 
 /// The schema, one migration per entry (entry `i` takes version `i` to
@@ -86,6 +86,9 @@ const MIGRATIONS: &[&str] = &[
         RETURN status;
      END
      $$;",
+    // 3: the table metadata a server keeps per game (`Store::set_meta`),
+    // NULL until set.
+    "ALTER TABLE games ADD COLUMN meta TEXT;",
 ];
 
 /// A [`Store`] in a PostgreSQL schema.
@@ -305,7 +308,8 @@ impl Store for PgStore {
             .map_err(db)?;
         let Some(row) = tx
             .query_opt(
-                "SELECT game, options, seed, start, date, tags, next_ply FROM games WHERE id = $1",
+                "SELECT game, options, seed, start, date, tags, next_ply, meta
+                 FROM games WHERE id = $1",
                 &[&game.0],
             )
             .map_err(db)?
@@ -346,6 +350,7 @@ impl Store for PgStore {
             date: row.get(4),
             tags: row.get(5),
             next_ply: row.get(6),
+            meta: row.get(7),
             seats,
             actions,
             result,
@@ -442,6 +447,47 @@ impl Store for PgStore {
         )
         .map_err(db)?;
         tx.commit().map_err(db)
+    }
+
+    fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError> {
+        check_meta(game, meta)?;
+        // One statement in autocommit: its own transaction.
+        let changed = self
+            .conn()
+            .client
+            .execute(
+                "UPDATE games SET meta = $2 WHERE id = $1",
+                &[&game.0, &meta],
+            )
+            .map_err(db)?;
+        if changed == 0 {
+            return Err(StoreError::NotFound(game));
+        }
+        Ok(())
+    }
+
+    fn meta(&self, game: GameKey) -> Result<Option<String>, StoreError> {
+        self.conn()
+            .client
+            .query_opt("SELECT meta FROM games WHERE id = $1", &[&game.0])
+            .map_err(db)?
+            .map(|r| r.get(0))
+            .ok_or(StoreError::NotFound(game))
+    }
+
+    fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError> {
+        Ok(self
+            .conn()
+            .client
+            .query(
+                "SELECT id FROM games g
+                 WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id",
+                &[],
+            )
+            .map_err(db)?
+            .iter()
+            .map(|r| GameKey(r.get(0)))
+            .collect())
     }
 
     fn import_game(
@@ -651,7 +697,13 @@ mod tests {
         let store = PgStore::connect(&url, &schema).unwrap();
         let g = store.list_games().unwrap()[0].key;
         store.append_action(g, 0, "e2e4").unwrap();
-        assert_eq!(store.load_game(g).unwrap().actions, ["e2e4"]);
+        let loaded = store.load_game(g).unwrap();
+        assert_eq!(
+            (loaded.actions, loaded.meta),
+            (vec!["e2e4".to_owned()], None)
+        );
+        store.set_meta(g, "{}").unwrap();
+        assert_eq!(store.meta(g).unwrap().as_deref(), Some("{}"));
         let version: i32 = client
             .query_one("SELECT version FROM tabula_schema", &[])
             .unwrap()

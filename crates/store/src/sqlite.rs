@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use tabula_core::Outcome;
 
 use crate::store::{
-    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, game_from,
-    outcome_from, ply_column,
+    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, check_meta,
+    game_from, outcome_from, ply_column,
 };
 
 /// The schema, one migration per entry: entry `i` takes the database from
@@ -46,6 +46,9 @@ const MIGRATIONS: &[&str] = &[
         reason  TEXT    NOT NULL,
         set_at  TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
      );",
+    // 2: the table metadata a server keeps per game (`Store::set_meta`),
+    // NULL until set.
+    "ALTER TABLE games ADD COLUMN meta TEXT;",
 ];
 
 /// The schema version this build writes.
@@ -212,7 +215,8 @@ impl Store for SqliteStore {
         let tx = conn.transaction().map_err(db)?;
         let rows = tx
             .query_row(
-                "SELECT game, options, seed, start, date, tags, next_ply FROM games WHERE id = ?1",
+                "SELECT game, options, seed, start, date, tags, next_ply, meta
+                 FROM games WHERE id = ?1",
                 params![game.0],
                 |r| {
                     Ok(GameRows {
@@ -223,6 +227,7 @@ impl Store for SqliteStore {
                         date: r.get(4)?,
                         tags: r.get(5)?,
                         next_ply: r.get(6)?,
+                        meta: r.get(7)?,
                         seats: Vec::new(),
                         actions: Vec::new(),
                         result: None,
@@ -364,6 +369,50 @@ impl Store for SqliteStore {
         tx.commit().map_err(db)
     }
 
+    fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError> {
+        check_meta(game, meta)?;
+        // One statement: its own transaction.
+        let changed = self
+            .conn()
+            .execute(
+                "UPDATE games SET meta = ?2 WHERE id = ?1",
+                params![game.0, meta],
+            )
+            .map_err(db)?;
+        if changed == 0 {
+            return Err(StoreError::NotFound(game));
+        }
+        Ok(())
+    }
+
+    fn meta(&self, game: GameKey) -> Result<Option<String>, StoreError> {
+        self.conn()
+            .query_row(
+                "SELECT meta FROM games WHERE id = ?1",
+                params![game.0],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)?
+            .ok_or(StoreError::NotFound(game))
+    }
+
+    fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT id FROM games g
+                 WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id",
+            )
+            .map_err(db)?;
+        // Collected before `stmt` is dropped: the rows borrow it.
+        let keys: rusqlite::Result<Vec<GameKey>> = stmt
+            .query_map([], |r| r.get(0).map(GameKey))
+            .map_err(db)?
+            .collect();
+        keys.map_err(db)
+    }
+
     fn import_game(
         &self,
         new: &NewGame,
@@ -456,5 +505,50 @@ impl SqliteStore {
         self.conn()
             .pragma_update(None, "user_version", version)
             .map_err(db)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::GameId;
+
+    /// A database written by the first release (schema 1) opens with its
+    /// games intact and takes the new columns.
+    #[test]
+    fn a_version_1_database_is_brought_up_to_date_keeping_its_games() {
+        let path = std::env::temp_dir().join(format!(
+            "tabula-store-v1-{}-{:?}.db",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_file(&path);
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.execute_batch(
+                "PRAGMA user_version = 1;
+                 INSERT INTO games (id, game, seed, next_ply) VALUES (7, 'chess', '9', 2);
+                 INSERT INTO seats VALUES (7, 0, 'Ada'), (7, 1, 'Bo');
+                 INSERT INTO actions VALUES (7, 0, 'e2e4'), (7, 1, 'e7e5');",
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let g = store.load_game(GameKey(7)).unwrap();
+        assert_eq!(g.header.game, Some(GameId::Chess));
+        assert_eq!(g.header.players, ["Ada", "Bo"]);
+        assert_eq!((g.actions.len(), g.meta), (2, None));
+        store.append_action(GameKey(7), 2, "g1f3").unwrap();
+        store.set_meta(GameKey(7), "{}").unwrap();
+        assert_eq!(store.unfinished_games().unwrap(), [GameKey(7)]);
+        drop(store);
+        let again = SqliteStore::open(&path).unwrap();
+        assert_eq!(again.meta(GameKey(7)).unwrap().as_deref(), Some("{}"));
+        drop(again);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
     }
 }

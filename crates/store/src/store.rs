@@ -71,7 +71,8 @@ pub struct GameSummary {
     pub result: Option<Outcome>,
 }
 
-/// A game as stored: its header, every action, its result.
+/// A game as stored: its header, every action, its result, and the table
+/// metadata its server keeps with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredGame {
     /// The id.
@@ -82,6 +83,9 @@ pub struct StoredGame {
     pub actions: Vec<String>,
     /// The result, once set.
     pub result: Option<Outcome>,
+    /// The table metadata last set with [`Store::set_meta`] (the server's
+    /// own text, opaque to the store), if any.
+    pub meta: Option<String>,
 }
 
 impl StoredGame {
@@ -196,6 +200,30 @@ pub trait Store {
 
     /// Sets (or replaces) a game's result.
     fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError>;
+
+    /// Replaces a game's table metadata: what its server keeps beside the
+    /// record (seat kinds, hashes of seat secrets, claims, clock settings),
+    /// as the server's own text (JSON), stored as given. A text with a NUL
+    /// character is refused ([`StoreError::Invalid`]).
+    fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError>;
+
+    /// A game's table metadata, `None` if none was ever set.
+    fn meta(&self, game: GameKey) -> Result<Option<String>, StoreError>;
+
+    /// The games with no result yet, oldest first: the tables a server
+    /// resumes when it starts.
+    fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError>;
+}
+
+/// A metadata text both backends can store: PostgreSQL text cannot hold a
+/// NUL, so neither takes one.
+pub(crate) fn check_meta(game: GameKey, meta: &str) -> Result<(), StoreError> {
+    if meta.contains('\0') {
+        return Err(StoreError::Invalid(format!(
+            "the metadata of game {game} contains a NUL character"
+        )));
+    }
+    Ok(())
 }
 
 impl NewGame {
@@ -244,6 +272,8 @@ pub(crate) struct GameRows {
     pub date: Option<String>,
     pub tags: String,
     pub next_ply: i64,
+    /// The table metadata.
+    pub meta: Option<String>,
     /// `(seat, name)` in seat order.
     pub seats: Vec<(i64, String)>,
     /// `(ply, text)` in ply order.
@@ -307,6 +337,7 @@ impl GameRows {
             },
             actions,
             result,
+            meta: self.meta,
         })
     }
 }
@@ -330,6 +361,7 @@ mod tests {
             date: None,
             tags: r#"[["Event","x"]]"#.into(),
             next_ply: 2,
+            meta: Some("{}".into()),
             seats: vec![(0, "Ada".into()), (1, "Bo".into())],
             actions: vec![(0, "e2e4".into()), (1, "e7e5".into())],
             result: Some((Some(1), "resignation".into())),

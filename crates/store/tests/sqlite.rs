@@ -83,6 +83,13 @@ fn an_import_is_all_or_nothing() {
 }
 
 #[test]
+fn table_metadata_is_kept_replaced_and_unfinished_games_listed() {
+    contract::table_metadata_is_kept_replaced_and_unfinished_games_listed(
+        &SqliteStore::open_in_memory().unwrap(),
+    );
+}
+
+#[test]
 fn group_commit_keeps_every_append_and_still_detects_conflicts() {
     use tabula_store::GroupCommitter;
     let dir = scratch_dir("group");
