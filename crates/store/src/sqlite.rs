@@ -49,6 +49,9 @@ const MIGRATIONS: &[&str] = &[
     // 2: the table metadata a server keeps per game (`Store::set_meta`),
     // NULL until set.
     "ALTER TABLE games ADD COLUMN meta TEXT;",
+    // 3: when each action was appended (`StoredGame::times`), in
+    // milliseconds since the Unix epoch; NULL for older rows and imports.
+    "ALTER TABLE actions ADD COLUMN at_ms INTEGER;",
 ];
 
 /// The schema version this build writes.
@@ -149,7 +152,13 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     tx.commit().map_err(db)
 }
 
-fn append_in(tx: &Connection, game: GameKey, ply: u64, text: &str) -> Result<(), StoreError> {
+fn append_in(
+    tx: &Connection,
+    game: GameKey,
+    ply: u64,
+    text: &str,
+    at_ms: i64,
+) -> Result<(), StoreError> {
     let expected = ply_column(ply)?;
     // Compare-and-set on the game's next ply: the optimistic version check.
     let changed = tx
@@ -177,8 +186,8 @@ fn append_in(tx: &Connection, game: GameKey, ply: u64, text: &str) -> Result<(),
         });
     }
     tx.execute(
-        "INSERT INTO actions (game_id, ply, text) VALUES (?1, ?2, ?3)",
-        params![game.0, expected, text],
+        "INSERT INTO actions (game_id, ply, text, at_ms) VALUES (?1, ?2, ?3, ?4)",
+        params![game.0, expected, text, at_ms],
     )
     .map_err(db)?;
     Ok(())
@@ -205,7 +214,7 @@ impl Store for SqliteStore {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        append_in(&tx, game, expected_ply, action)?;
+        append_in(&tx, game, expected_ply, action, crate::now_ms())?;
         tx.commit().map_err(db)
     }
 
@@ -239,15 +248,22 @@ impl Store for SqliteStore {
         let Some(mut rows) = rows else {
             return Err(StoreError::NotFound(game));
         };
-        let pairs = |sql: &str| -> Result<Vec<(i64, String)>, StoreError> {
-            let mut stmt = tx.prepare(sql).map_err(db)?;
-            let rows = stmt
+        {
+            let mut stmt = tx
+                .prepare("SELECT seat, name FROM seats WHERE game_id = ?1 ORDER BY seat")
+                .map_err(db)?;
+            let seats = stmt
                 .query_map(params![game.0], |r| Ok((r.get(0)?, r.get(1)?)))
                 .map_err(db)?;
-            rows.collect::<Result<_, _>>().map_err(db)
-        };
-        rows.seats = pairs("SELECT seat, name FROM seats WHERE game_id = ?1 ORDER BY seat")?;
-        rows.actions = pairs("SELECT ply, text FROM actions WHERE game_id = ?1 ORDER BY ply")?;
+            rows.seats = seats.collect::<Result<_, _>>().map_err(db)?;
+            let mut stmt = tx
+                .prepare("SELECT ply, text, at_ms FROM actions WHERE game_id = ?1 ORDER BY ply")
+                .map_err(db)?;
+            let actions = stmt
+                .query_map(params![game.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .map_err(db)?;
+            rows.actions = actions.collect::<Result<_, _>>().map_err(db)?;
+        }
         rows.result = tx
             .query_row(
                 "SELECT winner, reason FROM results WHERE game_id = ?1",
@@ -308,10 +324,12 @@ impl Store for SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
         let mut results = Vec::with_capacity(batch.len());
+        // One commit, one moment for the whole batch.
+        let at_ms = crate::now_ms();
         for &(game, ply, text) in batch {
             // A savepoint per append: a failed one leaves no trace.
             let sp = tx.savepoint().map_err(db)?;
-            let result = append_in(&sp, game, ply, text);
+            let result = append_in(&sp, game, ply, text, at_ms);
             if result.is_ok() {
                 sp.commit().map_err(db)?;
             }
@@ -540,7 +558,10 @@ mod tests {
         assert_eq!(g.header.game, Some(GameId::Chess));
         assert_eq!(g.header.players, ["Ada", "Bo"]);
         assert_eq!((g.actions.len(), g.meta), (2, None));
+        assert_eq!(g.times, [None, None]);
         store.append_action(GameKey(7), 2, "g1f3").unwrap();
+        let g = store.load_game(GameKey(7)).unwrap();
+        assert!(g.times[2].is_some(), "{:?}", g.times);
         store.set_meta(GameKey(7), "{}").unwrap();
         assert_eq!(store.unfinished_games().unwrap(), [GameKey(7)]);
         drop(store);

@@ -81,6 +81,11 @@ pub struct StoredGame {
     pub header: NewGame,
     /// The actions in order, as appended (ply 0 first).
     pub actions: Vec<String>,
+    /// When each action was appended, parallel to `actions`: the writing
+    /// process's wall clock in milliseconds since the Unix epoch
+    /// ([`now_ms`]), `None` for an imported action or one stored before
+    /// the store kept times.
+    pub times: Vec<Option<i64>>,
     /// The result, once set.
     pub result: Option<Outcome>,
     /// The table metadata last set with [`Store::set_meta`] (the server's
@@ -256,6 +261,15 @@ pub(crate) fn outcome_from(winner: Option<i64>, reason: &str) -> Result<Outcome,
     Ok(Outcome { winner, reason })
 }
 
+/// The wall clock in milliseconds since the Unix epoch, as the store
+/// records it beside each appended action ([`StoredGame::times`]); a clock
+/// set before 1970 reads as 0.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
 /// A ply as both backends store it (a signed 64-bit integer).
 pub(crate) fn ply_column(ply: u64) -> Result<i64, StoreError> {
     i64::try_from(ply).map_err(|_| StoreError::Invalid(format!("ply {ply} is out of range")))
@@ -276,8 +290,8 @@ pub(crate) struct GameRows {
     pub meta: Option<String>,
     /// `(seat, name)` in seat order.
     pub seats: Vec<(i64, String)>,
-    /// `(ply, text)` in ply order.
-    pub actions: Vec<(i64, String)>,
+    /// `(ply, text, appended at)` in ply order.
+    pub actions: Vec<(i64, String, Option<i64>)>,
     /// `(winner, reason)`, if a result is stored.
     pub result: Option<(Option<i64>, String)>,
 }
@@ -307,11 +321,13 @@ impl GameRows {
             players[seat] = name;
         }
         let mut actions = Vec::with_capacity(self.actions.len());
-        for (ply, text) in self.actions {
+        let mut times = Vec::with_capacity(self.actions.len());
+        for (ply, text, at) in self.actions {
             if ply != actions.len() as i64 {
                 return Err(corrupt(format!(": ply {} is missing", actions.len())));
             }
             actions.push(text);
+            times.push(at);
         }
         if actions.len() as i64 != self.next_ply {
             return Err(corrupt(format!(
@@ -336,6 +352,7 @@ impl GameRows {
                 tags,
             },
             actions,
+            times,
             result,
             meta: self.meta,
         })
@@ -363,7 +380,10 @@ mod tests {
             next_ply: 2,
             meta: Some("{}".into()),
             seats: vec![(0, "Ada".into()), (1, "Bo".into())],
-            actions: vec![(0, "e2e4".into()), (1, "e7e5".into())],
+            actions: vec![
+                (0, "e2e4".into(), None),
+                (1, "e7e5".into(), Some(1_764_590_400_000)),
+            ],
             result: Some((Some(1), "resignation".into())),
         }
     }
@@ -374,6 +394,7 @@ mod tests {
         assert_eq!(g.header.players, ["Ada", "Bo"]);
         assert_eq!(g.header.seed, Some(7));
         assert_eq!(g.actions, ["e2e4", "e7e5"]);
+        assert_eq!(g.times, [None, Some(1_764_590_400_000)]);
         assert_eq!(
             g.result,
             Some(Outcome::win(Team(1), EndReason::Resignation))

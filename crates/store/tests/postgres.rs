@@ -116,3 +116,12 @@ fn pg_table_metadata_is_kept_replaced_and_unfinished_games_listed() {
     );
     drop_schema(&url, &schema);
 }
+
+#[test]
+fn pg_appends_record_when_they_were_made() {
+    let Some((url, schema)) = schema("times") else {
+        return;
+    };
+    contract::appends_record_when_they_were_made(&PgStore::connect(&url, &schema).unwrap());
+    drop_schema(&url, &schema);
+}
