@@ -28,6 +28,7 @@ mod token;
 mod ws;
 
 pub use clock::{ClockSettings, ClockView};
+pub use meta::ResumeError;
 pub use table::{Level, LiveTable, Request, SeatInfo, SeatKind, WireFault};
 pub use token::Token;
 
