@@ -153,6 +153,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             )
         }
         Command::Serve { addr, db } => crate::serve::run(addr, &db.path, out),
+        Command::Loadtest(args) => crate::loadtest::run(args, out),
         Command::Record { command } => crate::record::run(command, out),
     }
 }

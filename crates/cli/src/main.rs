@@ -5,6 +5,7 @@
 
 mod args;
 mod commands;
+mod loadtest;
 mod play;
 mod record;
 mod render;
