@@ -30,6 +30,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// `tabula loadtest`'s options.
@@ -681,7 +682,12 @@ async fn post(
 /// Opens one seat's WebSocket.
 async fn connect(addr: SocketAddr, table: i64, token: &str) -> Result<Socket> {
     let url = format!("ws://{addr}/api/tables/{table}/ws?token={token}");
-    let (socket, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(url))
+    // A small read buffer (tungstenite's default is 128 KiB a connection,
+    // allocated up front), so the client's memory does not hide the
+    // server's; no Nagle delay on the small action messages.
+    let config = WebSocketConfig::default().read_buffer_size(4096);
+    let connecting = tokio_tungstenite::connect_async_with_config(url, Some(config), true);
+    let (socket, _) = tokio::time::timeout(WAIT, connecting)
         .await
         .context("no connection in time")?
         .context("connecting")?;
