@@ -103,7 +103,8 @@ pub(crate) async fn connect(
         ));
     }
     let table = app
-        .table(GameKey(id))
+        .load_table(GameKey(id))
+        .await
         .ok_or_else(|| HttpError::status(StatusCode::NOT_FOUND, format!("no table {id}")))?;
     let token = query
         .token
