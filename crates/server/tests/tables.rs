@@ -758,11 +758,9 @@ async fn lytharia_views_are_the_tables_views_for_each_viewer() {
             );
         }
     }
-    for seat in 0..2 {
+    for (seat, views) in received.iter().take(2).enumerate() {
         assert!(
-            received[seat]
-                .iter()
-                .any(|v| named(v, seat as u64, "hand") > 0),
+            views.iter().any(|v| named(v, seat as u64, "hand") > 0),
             "seat {seat} sees its own hand"
         );
     }
