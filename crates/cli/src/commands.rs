@@ -152,7 +152,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
                 },
             )
         }
-        Command::Serve { addr, db } => crate::serve::run(addr, &db.path, out),
+        Command::Serve { addr, store } => crate::serve::run(addr, &store, out),
         Command::Record { command } => crate::record::run(command, out),
     }
 }

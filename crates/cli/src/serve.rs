@@ -1,17 +1,18 @@
-//! `tabula serve`: the game server (crates/server) on an SQLite store,
-//! until Ctrl-C or SIGTERM.
+//! `tabula serve`: the game server (crates/server) on an SQLite or
+//! PostgreSQL store, until Ctrl-C or SIGTERM.
 
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use tabula_server::App;
 
-/// Opens (creating) the store at `db`, listens on `addr`, prints the URL and
-/// serves until told to stop.
-pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
+use crate::args::ServeStoreArgs;
+
+/// Opens (creating) the store `args` names, listens on `addr`, prints the
+/// URL and serves until told to stop.
+pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -22,7 +23,12 @@ pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
         .with_ansi(std::io::stderr().is_terminal())
         .try_init()
         .ok();
-    let store = crate::record::open(db, true)?;
+    let (db, url) = args.resolve();
+    let (db, url) = (db.as_deref(), url.as_deref());
+    let location = tabula_store::describe(db, url);
+    let store: Arc<dyn tabula_store::Store + Send + Sync> = tabula_store::open(db, url)
+        .with_context(|| format!("opening the game store {location}"))?
+        .into();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -34,11 +40,10 @@ pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
         let bound = listener.local_addr()?;
         writeln!(
             out,
-            "tabula serves on http://{bound}/ (game store {})",
-            db.display()
+            "tabula serves on http://{bound}/ (game store {location})"
         )?;
         out.flush()?;
-        let app = App::new(Arc::new(store));
+        let app = App::new(store);
         let resumed = app.resume().await.context("resuming the stored tables")?;
         if resumed > 0 {
             writeln!(out, "{resumed} tables resumed")?;
