@@ -25,6 +25,7 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::broadcast::error::RecvError;
 
+mod assets;
 mod table;
 mod token;
 
@@ -234,6 +235,7 @@ impl App {
             .route("/api/tables", post(create_table))
             .route("/api/tables/{id}/ws", get(connect))
             .with_state(self.clone())
+            .merge(assets::router())
     }
 
     /// Tells every open connection that the server is going away (a

@@ -1,0 +1,153 @@
+// Tables of several browsers, and the games' own panels: four-seat Warrior
+// in four contexts, Lytharia in two contexts that never see the other's
+// hand, Skirmish odds before a capture, and a phone-sized page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, createTable, recordFrames, tableReady, ply, clickSomething, shot } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openSeat(url, table, token, viewport = { width: 1100, height: 850 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const frames = recordFrames(page);
+  await page.goto(`${url}/t/${table}#t=${token}`);
+  await tableReady(page);
+  return { context, page, frames };
+}
+
+/** The page of `pages` whose seat is to act. */
+async function acting(pages) {
+  for (;;) {
+    for (const p of pages) {
+      if ((await p.page.getAttribute('body', 'data-turn')) === 'mine') return p;
+    }
+    await pages[0].page.waitForTimeout(50);
+  }
+}
+
+test('four-seat Warrior Chess in four browser contexts', async () => {
+  const created = await createTable(server.url, { game: 'warrior', options: { players: '4' }, seats: ['human', 'human', 'human', 'human'], seed: 4 });
+  const pages = [];
+  for (const s of created.seats) pages.push(await openSeat(server.url, created.table, s.link_token));
+  let moved = new Set();
+  for (let i = 0; i < 12; i++) {
+    const p = await acting(pages);
+    const seat = JSON.parse(p.frames.received.filter((f) => f.includes('"type":"view"')).at(-1)).view.viewer.player;
+    moved.add(seat);
+    const before = await ply(p.page);
+    const end = p.page.locator('#controls button.primary');
+    if (i % 2 === 1 && (await end.count())) {
+      await end.click();
+      await p.page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before);
+    } else {
+      await clickSomething(p.page);
+    }
+    // Every page follows every action.
+    const now = await ply(p.page);
+    for (const q of pages) await q.page.waitForFunction((n) => Number(document.body.dataset.ply) === n, now);
+  }
+  assert.ok(moved.size >= 3, `several seats acted: ${[...moved]}`);
+  for (const [i, p] of pages.entries()) await shot(p.page, `warrior-four-seat-${i}`);
+  for (const p of pages) await p.context.close();
+});
+
+test('Lytharia in two contexts: neither page nor its frames hold the other hand', async () => {
+  const created = await createTable(server.url, { game: 'lytharia', seats: ['human', 'human'], seed: 11 });
+  const pages = [];
+  for (const s of created.seats) pages.push(await openSeat(server.url, created.table, s.link_token));
+  for (let i = 0; i < 14; i++) {
+    const p = await acting(pages);
+    await clickSomething(p.page, { pick: i });
+    const now = await ply(p.page);
+    for (const q of pages) await q.page.waitForFunction((n) => Number(document.body.dataset.ply) >= n, now);
+  }
+  const catalogFrame = pages[0].frames.received.find((f) => f.includes('"type":"catalog"'));
+  const catalog = JSON.parse(catalogFrame).catalog;
+  const names = new Map(catalog.extra.cards.map((c) => [c.id, c.name]));
+  /** What a seat holds hidden: its hand and its face-down troops, from its own views. */
+  const secrets = (p, seat) => {
+    const ids = new Set();
+    for (const f of p.frames.received) {
+      const m = JSON.parse(f);
+      if (m.type !== 'view') continue;
+      for (const z of m.view.zones) if (z.owner === seat && ['hand', 'to-place', 'picks'].includes(z.zone)) for (const it of z.items) ids.add(it.item);
+      for (const t of m.view.board.pieces) if (t.owner === seat && !t.face_up && t.card) ids.add(t.card);
+    }
+    return ids;
+  };
+  /** What a seat may know of a card: its own, or public (crypt, nether, face up). */
+  const known = (p, seat) => {
+    const ids = new Set();
+    for (const f of p.frames.received) {
+      const m = JSON.parse(f);
+      if (m.type !== 'view') continue;
+      for (const z of m.view.zones) if (z.owner === seat || !['hand', 'to-place', 'picks', 'pick-offer', 'duel-choice'].includes(z.zone)) for (const it of z.items) ids.add(it.item);
+      for (const t of m.view.board.pieces) if (t.owner === seat || t.face_up) ids.add(t.piece);
+    }
+    return ids;
+  };
+  for (const [me, other] of [[0, 1], [1, 0]]) {
+    const hidden = [...secrets(pages[other], other)].filter((id) => !known(pages[me], me).has(id));
+    assert.ok(hidden.length > 0, `seat ${other} holds something hidden`);
+    const frames = pages[me].frames.received.filter((f) => !f.includes('"type":"catalog"'));
+    const text = await pages[me].page.evaluate(() => document.body.innerText + document.body.innerHTML);
+    for (const id of hidden) {
+      assert.ok(!frames.some((f) => f.includes(`"${id}"`)), `seat ${me}'s frames never name ${id}`);
+      assert.ok(!text.includes(names.get(id) || id), `seat ${me}'s page never shows ${names.get(id)}`);
+    }
+  }
+  for (const [i, p] of pages.entries()) await shot(p.page, `lytharia-seat-${i}`);
+  for (const p of pages) await p.context.close();
+});
+
+test('Skirmish shows the odds of a capture before it is made', async () => {
+  const created = await createTable(server.url, { game: 'skirmish', seats: ['human', 'human'], seed: 3 });
+  const tokens = created.seats.map((s) => s.link_token).join(',');
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/t/${created.table}#t=${tokens}`);
+  await tableReady(page);
+  const move = async (from, to) => {
+    const before = await ply(page);
+    await page.click(`#board [data-cell="${from}"]`);
+    await page.click(`#board [data-cell="${to}"]`);
+    await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before);
+    // A turn may need ending after the movement.
+    const end = page.locator('#controls button[data-button="end-turn"]');
+    if ((await end.count()) && (await page.getAttribute('body', 'data-turn')) === 'mine') {
+      const p = await ply(page);
+      await end.click();
+      await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, p);
+    }
+  };
+  await move('e2', 'e4');
+  await move('d7', 'd5');
+  await page.click('#board [data-cell="e4"]');
+  await page.waitForSelector('.odds li');
+  const odds = await page.textContent('.odds');
+  assert.match(odds, /d5.*wins \d+% \(\d+\/\d+\)/);
+  await shot(page, 'skirmish-odds');
+  await context.close();
+});
+
+test('a phone-sized table page', async () => {
+  const created = await createTable(server.url, { game: 'chess', seats: ['human', 'computer'], seed: 1 });
+  const p = await openSeat(server.url, created.table, created.seats[0].link_token, { width: 360, height: 740 });
+  const width = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `no sideways scrolling (${width}px)`);
+  const box = await p.page.locator('#board svg').boundingBox();
+  assert.ok(box && box.width >= 300, 'the board fills the screen width');
+  await shot(p.page, 'phone-chess');
+  await p.context.close();
+});
