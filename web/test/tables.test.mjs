@@ -75,38 +75,49 @@ test('Lytharia in two contexts: neither page nor its frames hold the other hand'
   const catalogFrame = pages[0].frames.received.find((f) => f.includes('"type":"catalog"'));
   const catalog = JSON.parse(catalogFrame).catalog;
   const names = new Map(catalog.extra.cards.map((c) => [c.id, c.name]));
-  /** What a seat holds hidden: its hand and its face-down troops, from its own views. */
-  const secrets = (p, seat) => {
+  const views = (p) => p.frames.received.map((f) => JSON.parse(f)).filter((m) => m.type === 'view').map((m) => m.view);
+  /** The cards in a seat's hand, from its own views. */
+  const hand = (p, seat) => {
     const ids = new Set();
-    for (const f of p.frames.received) {
-      const m = JSON.parse(f);
-      if (m.type !== 'view') continue;
-      for (const z of m.view.zones) if (z.owner === seat && ['hand', 'to-place', 'picks'].includes(z.zone)) for (const it of z.items) ids.add(it.item);
-      for (const t of m.view.board.pieces) if (t.owner === seat && !t.face_up && t.card) ids.add(t.card);
-    }
+    for (const v of views(p)) for (const z of v.zones) if (z.owner === seat && z.zone === 'hand') for (const it of z.items) ids.add(it.item);
     return ids;
   };
-  /** What a seat may know of a card: its own, or public (crypt, nether, face up). */
+  /** Cards a seat may know of: its own, the public zones, the armies' lists. */
   const known = (p, seat) => {
     const ids = new Set();
-    for (const f of p.frames.received) {
-      const m = JSON.parse(f);
-      if (m.type !== 'view') continue;
-      for (const z of m.view.zones) if (z.owner === seat || !['hand', 'to-place', 'picks', 'pick-offer', 'duel-choice'].includes(z.zone)) for (const it of z.items) ids.add(it.item);
-      for (const t of m.view.board.pieces) if (t.owner === seat || t.face_up) ids.add(t.piece);
+    for (const v of views(p)) {
+      for (const z of v.zones) if (z.owner === seat || ['crypt', 'nether', 'enchants', 'duel-played', 'promotion'].includes(z.zone)) for (const it of z.items) ids.add(it.item);
+      for (const t of v.board.pieces) if (t.owner === seat || t.face_up) ids.add(t.piece);
+      for (const side of v.board.sides) for (const c of side.army || []) ids.add(c);
+      for (const e of (v.last && v.last.events) || []) for (const c of (e.data && e.data.cards) || []) ids.add(c);
     }
     return ids;
   };
+  let hiddenTroops = 0;
+  let secrets = 0;
   for (const [me, other] of [[0, 1], [1, 0]]) {
-    const hidden = [...secrets(pages[other], other)].filter((id) => !known(pages[me], me).has(id));
-    assert.ok(hidden.length > 0, `seat ${other} holds something hidden`);
+    // The other seat's face-down troops reach this seat as their roles only.
+    for (const v of views(pages[me])) {
+      for (const t of v.board.pieces) {
+        if (t.owner !== other || t.face_up) continue;
+        hiddenTroops++;
+        assert.ok(['K', 'Q', 'R', 'KN', 'B', 'P'].includes(t.piece) && t.card === undefined, `seat ${me} sees ${t.cell} as ${t.piece}`);
+      }
+    }
+    const labels = await pages[me].page.$$eval('#board [data-cell]', (cells) => cells.map((c) => c.getAttribute('aria-label')));
+    assert.ok(labels.some((l) => l.includes('face-down')), `seat ${me}'s board shows the other's troops face down`);
+    // Its hand: no card of it in any frame (but the catalog) or on the page.
+    const secret = [...hand(pages[other], other)].filter((id) => !known(pages[me], me).has(id));
     const frames = pages[me].frames.received.filter((f) => !f.includes('"type":"catalog"'));
     const text = await pages[me].page.evaluate(() => document.body.innerText + document.body.innerHTML);
-    for (const id of hidden) {
+    secrets += secret.length;
+    for (const id of secret) {
       assert.ok(!frames.some((f) => f.includes(`"${id}"`)), `seat ${me}'s frames never name ${id}`);
       assert.ok(!text.includes(names.get(id) || id), `seat ${me}'s page never shows ${names.get(id)}`);
     }
   }
+  assert.ok(hiddenTroops > 0, 'there were face-down troops to hide');
+  assert.ok(secrets > 0, 'there were cards in hand to hide');
   for (const [i, p] of pages.entries()) await shot(p.page, `lytharia-seat-${i}`);
   for (const p of pages) await p.context.close();
 });
@@ -136,7 +147,7 @@ test('Skirmish shows the odds of a capture before it is made', async () => {
   await page.click('#board [data-cell="e4"]');
   await page.waitForSelector('.odds li');
   const odds = await page.textContent('.odds');
-  assert.match(odds, /d5.*wins \d+% \(\d+\/\d+\)/);
+  assert.match(odds, /e4xd5: attack 1 \+ bonus 1 against defence 1: wins 58% \(7\/12\)/);
   await shot(page, 'skirmish-odds');
   await context.close();
 });

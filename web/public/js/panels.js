@@ -26,7 +26,7 @@ export function oddsFor(view, entry) {
   if (view.game !== 'skirmish' || !view.board.offers) return null;
   const offer = view.board.offers.find((/** @type {any} */ o) => o.action === entry.canonical);
   if (!offer) return null;
-  return offer.odds.map((/** @type {any} */ o) => `${o.attack_value}+${o.bonus} against ${o.defence_value}, wins ${chance(o)}`).join('; ');
+  return offer.odds.map((/** @type {any} */ o) => `attack ${o.attack_value} + bonus ${o.bonus} against defence ${o.defence_value}: wins ${chance(o)}`).join('; ');
 }
 
 /** @param {any} view */
