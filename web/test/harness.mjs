@@ -147,7 +147,8 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
     await finish();
   }
   // If the clicks only selected (a piece with a one-click menu), use the menu.
-  if ((await ply(page)) === before && (await page.locator('#controls button').count()) && clicked.length === 1) {
+  const selected = (await page.locator('#board .hl.selected, #zones [aria-pressed="true"]').count()) > 0;
+  if (selected && (await ply(page)) === before && (await page.locator('#controls button').count()) && clicked.length === 1) {
     const b = page.locator('#controls button').nth(0);
     clicked.push(`button ${await b.textContent()}`);
     await b.click();

@@ -162,3 +162,65 @@ test('a phone-sized table page', async () => {
   await shot(p.page, 'phone-chess');
   await p.context.close();
 });
+
+test('Covenant: before an attack the page shows what it would be', async () => {
+  const created = await createTable(server.url, { game: 'covenant', options: { scenario: 'crossroads' }, seats: ['human', 'human'], seed: 5 });
+  const tokens = created.seats.map((s) => s.link_token).join(',');
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  const frames = recordFrames(page);
+  await page.goto(`${server.url}/t/${created.table}#t=${tokens}`);
+  await tableReady(page);
+  const catalog = JSON.parse(frames.received.find((f) => f.includes('"type":"catalog"'))).catalog;
+  const at = new Map(catalog.board.cells.map((c) => [c.cell, c]));
+  // Hex distance in offset columns (odd columns half a hex up), for the test's own steering.
+  const cube = (c) => { const x = c.col; const z = c.row - (x + (x & 1)) / 2; return [x, z, -x - z]; };
+  const dist = (a, b) => { const p = cube(at.get(a)); const q = cube(at.get(b)); return Math.max(...p.map((v, i) => Math.abs(v - q[i]))); };
+  const attackKinds = ['attack', 'shoot', 'holy', 'sweep'];
+  const current = () => {
+    for (let i = frames.received.length - 1; i >= 0; i--) {
+      const m = JSON.parse(frames.received[i]);
+      if (m.type === 'view' && m.view.legal.length) return m.view;
+    }
+    return null;
+  };
+  let found = null;
+  for (let i = 0; i < 200 && !found; i++) {
+    await page.waitForFunction(() => document.body.dataset.turn === 'mine');
+    const view = current();
+    const legal = view.legal;
+    const before = Number(await page.getAttribute('body', 'data-ply'));
+    const strike = legal.find((e) => attackKinds.includes(e.gesture.kind) && e.gesture.from.at === 'cell');
+    if (strike) { found = strike; break; }
+    const me = view.to_act.player;
+    const foes = view.board.pieces.filter((p) => p.owner !== me).map((p) => p.cell);
+    const near = (cell) => Math.min(...foes.map((f) => dist(cell, f)));
+    const moves = legal.filter((e) => e.gesture.kind === 'move' && e.gesture.to);
+    const activations = legal.filter((e) => e.gesture.kind === 'activate' && !e.gesture.choice);
+    let entry;
+    if (moves.length) {
+      moves.sort((a, b) => near(a.gesture.to) - near(b.gesture.to));
+      entry = near(moves[0].gesture.to) < near(moves[0].gesture.from.cell) ? moves[0] : null;
+    } else if (activations.length) {
+      // The piece nearest the foe that has not acted.
+      activations.sort((a, b) => near(a.gesture.from.cell) - near(b.gesture.from.cell));
+      entry = activations[0];
+    }
+    if (entry) {
+      await page.click(`#board [data-cell="${entry.gesture.from.cell}"]`);
+      if (entry.gesture.to) await page.click(`#board [data-cell="${entry.gesture.to}"]`);
+      if (await page.locator('#picker:not([hidden]) button').count()) await page.locator('#picker:not([hidden]) button').first().click();
+    } else {
+      const end = legal.find((e) => e.gesture.from.at === 'button' && e.gesture.kind === 'end-phase') || legal.find((e) => e.gesture.from.at === 'button');
+      await page.click(`#controls button[data-button="${end.gesture.from.button}"]`);
+    }
+    await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before);
+  }
+  assert.ok(found, 'an attack became possible');
+  await page.click(`#board [data-cell="${found.gesture.from.cell}"]`);
+  await page.hover(`#board [data-cell="${found.gesture.to}"]`);
+  const preview = await page.textContent('[data-preview="attack"]');
+  assert.match(preview, new RegExp(`Attack on ${found.gesture.to}: attack \\d+ against defence \\d+; the target has \\d+ of \\d+ Blood`));
+  await shot(page, 'covenant-attack');
+  await context.close();
+});

@@ -30,8 +30,14 @@ struct Rules;
 /// `/rules/{game}.md` the rule text the rules page shows.
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
-        .route("/", get(|h: HeaderMap| async move { page("index.html", &h) }))
-        .route("/t/{id}", get(|h: HeaderMap| async move { page("table.html", &h) }))
+        .route(
+            "/",
+            get(|h: HeaderMap| async move { page("index.html", &h) }),
+        )
+        .route(
+            "/t/{id}",
+            get(|h: HeaderMap| async move { page("table.html", &h) }),
+        )
         .route("/rules/{game}", get(rules))
         .route("/static/{*path}", get(file))
 }
@@ -127,8 +133,13 @@ mod tests {
         for name in ["index.html", "table.html", "rules.html", "app.css"] {
             assert!(Page::get(name).is_some(), "{name} is missing");
         }
-        for game in ["chess", "epoch", "skirmish", "warrior", "covenant", "lytharia"] {
-            assert!(Rules::get(&format!("{game}.md")).is_some(), "{game}.md is missing");
+        for game in [
+            "chess", "epoch", "skirmish", "warrior", "covenant", "lytharia",
+        ] {
+            assert!(
+                Rules::get(&format!("{game}.md")).is_some(),
+                "{game}.md is missing"
+            );
         }
     }
 }

@@ -1,165 +1,18 @@
 //! The server as a client sees it: real HTTP and WebSocket on a free
 //! loopback port.
 
-use std::net::SocketAddr;
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tabula_core::{GameId, GameRng, Player, Seed};
 use tabula_games::{ActionInput, AnyGame, Table};
-use tabula_server::App;
-use tabula_store::{GameKey, SqliteStore, Store};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tabula_store::Store;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-const WAIT: Duration = Duration::from_secs(20);
-
-struct Server {
-    addr: SocketAddr,
-    store: Arc<SqliteStore>,
-    stop: tokio::sync::oneshot::Sender<()>,
-    done: tokio::task::JoinHandle<()>,
-}
-
-async fn start() -> Server {
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let app = App::new(store.clone());
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let done = tokio::spawn(async move {
-        tabula_server::serve(listener, app, async {
-            let _ = stopped.await;
-        })
-        .await
-        .unwrap();
-    });
-    Server {
-        addr,
-        store,
-        stop,
-        done,
-    }
-}
-
-/// A plain HTTP/1.1 POST: the status and the JSON body.
-async fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let response = String::from_utf8(response).unwrap();
-    let status: u16 = response[9..12].parse().unwrap();
-    let (_, body) = response.split_once("\r\n\r\n").unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-async fn create(server: &Server, request: Value) -> Value {
-    let (status, body) = post(server.addr, "/api/tables", &request.to_string()).await;
-    assert_eq!(status, 201, "{body}");
-    body
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn connect(server: &Server, table: &Value, token: &str) -> Client {
-        let url = format!("ws://{}/api/tables/{table}/ws?token={token}", server.addr);
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-        let mut client = Client { ws };
-        let catalog = client.recv().await;
-        assert_eq!(catalog["type"], "catalog");
-        assert!(catalog["catalog"].is_object());
-        client
-    }
-
-    async fn recv(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a message in time")
-                .expect("the connection open")
-                .unwrap();
-            if let Message::Text(text) = message {
-                return serde_json::from_str(text.as_str()).unwrap();
-            }
-        }
-    }
-
-    async fn send(&mut self, message: Value) {
-        self.ws
-            .send(Message::Text(message.to_string().into()))
-            .await
-            .unwrap();
-    }
-
-    async fn send_raw(&mut self, text: &str) {
-        self.ws.send(Message::Text(text.into())).await.unwrap();
-    }
-
-    async fn view(&mut self) -> Value {
-        let message = self.recv().await;
-        assert_eq!(message["type"], "view", "{message}");
-        message["view"].clone()
-    }
-
-    /// Views until one at `ply` (or later).
-    async fn view_at(&mut self, ply: u64) -> Value {
-        loop {
-            let view = self.view().await;
-            if view["ply"].as_u64().unwrap() >= ply {
-                return view;
-            }
-        }
-    }
-
-    async fn fault(&mut self) -> Value {
-        let message = self.recv().await;
-        assert_eq!(message["type"], "fault", "{message}");
-        message["fault"].clone()
-    }
-
-    async fn act(&mut self, action: &str) {
-        self.send(json!({"type": "action", "action": action})).await;
-    }
-}
-
-fn token(created: &Value, seat: u64) -> String {
-    created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["seat"] == seat)
-        .unwrap()["link_token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-fn spectator(created: &Value) -> String {
-    created["spectator_token"].as_str().unwrap().to_owned()
-}
-
-fn key(created: &Value) -> GameKey {
-    GameKey(created["table"].as_i64().unwrap())
-}
-
-/// The stored game replays to the position the server shows.
-fn assert_replays(store: &SqliteStore, key: GameKey, position: &Value) {
-    let stored = store.load_game(key).unwrap();
-    let game = stored.record().replay().unwrap();
-    assert_eq!(game.to_text(), position.as_str().unwrap());
-}
+use common::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fools_mate_between_two_people_and_a_spectator() {

@@ -160,6 +160,18 @@ impl<S: Store + Send + Sync + 'static> Store for GroupCommitter<S> {
         self.store.take_back(game, expected_ply, keep)
     }
 
+    fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError> {
+        self.store.set_meta(game, meta)
+    }
+
+    fn meta(&self, game: GameKey) -> Result<Option<String>, StoreError> {
+        self.store.meta(game)
+    }
+
+    fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError> {
+        self.store.unfinished_games()
+    }
+
     fn import_game(
         &self,
         new: &NewGame,

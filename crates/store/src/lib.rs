@@ -23,7 +23,7 @@ pub use group::GroupCommitter;
 pub use postgres::PgStore;
 pub use record::{Record, RecordError, RecordResult, RecordedAction};
 pub use sqlite::{SCHEMA_VERSION, SqliteStore};
-pub use store::{Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
+pub use store::{Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame, now_ms};
 
 use tabula_core::{EndReason, Outcome};
 

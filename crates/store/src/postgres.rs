@@ -8,8 +8,8 @@ use postgres::{Client, NoTls, Statement, Transaction};
 use tabula_core::Outcome;
 
 use crate::store::{
-    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, game_from,
-    outcome_from, ply_column,
+    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, check_meta,
+    game_from, outcome_from, ply_column,
 };
 
 /// The schema, one migration per entry (entry `i` takes version `i` to
@@ -86,6 +86,47 @@ const MIGRATIONS: &[&str] = &[
         RETURN status;
      END
      $$;",
+    // 3: the table metadata a server keeps per game (`Store::set_meta`),
+    // NULL until set.
+    "ALTER TABLE games ADD COLUMN meta TEXT;",
+    // 4: when each action was appended (`StoredGame::times`), in
+    // milliseconds since the Unix epoch (NULL for older rows and imports),
+    // and `tabula_append` taking that time for its batch. It replaces the
+    // three-argument function, so instances of an older build must stop
+    // before this one migrates.
+    "ALTER TABLE actions ADD COLUMN at_ms BIGINT;
+     DROP FUNCTION tabula_append(BIGINT[], BIGINT[], TEXT[]);
+     CREATE FUNCTION tabula_append(game_ids BIGINT[], plies BIGINT[], texts TEXT[],
+                                   append_ms BIGINT)
+     RETURNS BIGINT[] LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+     DECLARE
+        n      INTEGER  := coalesce(array_length(game_ids, 1), 0);
+        status BIGINT[] := array_fill(NULL::BIGINT, ARRAY[n]);
+        actual BIGINT;
+     BEGIN
+        FOR i IN 1 .. n LOOP
+            UPDATE games SET next_ply = next_ply + 1
+             WHERE id = game_ids[i] AND next_ply = plies[i];
+            IF NOT FOUND THEN
+                SELECT next_ply INTO actual FROM games WHERE id = game_ids[i];
+                status[i] := coalesce(actual, -2);
+                CONTINUE;
+            END IF;
+            IF texts[i] IS NOT NULL THEN
+                INSERT INTO actions (game_id, ply, text, at_ms)
+                VALUES (game_ids[i], plies[i], texts[i], append_ms)
+                ON CONFLICT (game_id, ply) DO NOTHING;
+                IF FOUND THEN
+                    status[i] := -1;
+                    CONTINUE;
+                END IF;
+            END IF;
+            UPDATE games SET next_ply = next_ply - 1 WHERE id = game_ids[i];
+            status[i] := CASE WHEN texts[i] IS NULL THEN -3 ELSE -4 END;
+        END LOOP;
+        RETURN status;
+     END
+     $$;",
 ];
 
 /// A [`Store`] in a PostgreSQL schema.
@@ -139,7 +180,7 @@ impl PgStore {
             .map_err(db)?;
         migrate(&mut client)?;
         let append = client
-            .prepare("SELECT tabula_append($1, $2, $3)")
+            .prepare("SELECT tabula_append($1, $2, $3, $4)")
             .map_err(db)?;
         Ok(PgStore {
             conn: Mutex::new(Conn { client, append }),
@@ -200,7 +241,7 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
 }
 
 /// `tabula_append`'s answers besides a conflict's actual next ply
-/// (migration 2).
+/// (migrations 2 and 4).
 const WRITTEN: i64 = -1;
 const NO_GAME: i64 = -2;
 const NUL_TEXT: i64 = -3;
@@ -235,9 +276,11 @@ impl Conn {
             .iter()
             .map(|&i| Some(batch[i].2).filter(|t| !t.contains('\0')))
             .collect();
+        // One commit, one moment for the whole batch.
+        let at_ms = crate::now_ms();
         let row = self
             .client
-            .query_one(&self.append, &[&games, &plies, &texts])
+            .query_one(&self.append, &[&games, &plies, &texts, &at_ms])
             .map_err(db)?;
         let status: Vec<Option<i64>> = row.try_get(0).map_err(db)?;
         if status.len() != sent.len() {
@@ -305,7 +348,8 @@ impl Store for PgStore {
             .map_err(db)?;
         let Some(row) = tx
             .query_opt(
-                "SELECT game, options, seed, start, date, tags, next_ply FROM games WHERE id = $1",
+                "SELECT game, options, seed, start, date, tags, next_ply, meta
+                 FROM games WHERE id = $1",
                 &[&game.0],
             )
             .map_err(db)?
@@ -323,12 +367,12 @@ impl Store for PgStore {
             .collect();
         let actions = tx
             .query(
-                "SELECT ply, text FROM actions WHERE game_id = $1 ORDER BY ply",
+                "SELECT ply, text, at_ms FROM actions WHERE game_id = $1 ORDER BY ply",
                 &[&game.0],
             )
             .map_err(db)?
             .iter()
-            .map(|r| (r.get(0), r.get(1)))
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
             .collect();
         let result = tx
             .query_opt(
@@ -346,6 +390,7 @@ impl Store for PgStore {
             date: row.get(4),
             tags: row.get(5),
             next_ply: row.get(6),
+            meta: row.get(7),
             seats,
             actions,
             result,
@@ -442,6 +487,47 @@ impl Store for PgStore {
         )
         .map_err(db)?;
         tx.commit().map_err(db)
+    }
+
+    fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError> {
+        check_meta(game, meta)?;
+        // One statement in autocommit: its own transaction.
+        let changed = self
+            .conn()
+            .client
+            .execute(
+                "UPDATE games SET meta = $2 WHERE id = $1",
+                &[&game.0, &meta],
+            )
+            .map_err(db)?;
+        if changed == 0 {
+            return Err(StoreError::NotFound(game));
+        }
+        Ok(())
+    }
+
+    fn meta(&self, game: GameKey) -> Result<Option<String>, StoreError> {
+        self.conn()
+            .client
+            .query_opt("SELECT meta FROM games WHERE id = $1", &[&game.0])
+            .map_err(db)?
+            .map(|r| r.get(0))
+            .ok_or(StoreError::NotFound(game))
+    }
+
+    fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError> {
+        Ok(self
+            .conn()
+            .client
+            .query(
+                "SELECT id FROM games g
+                 WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id",
+                &[],
+            )
+            .map_err(db)?
+            .iter()
+            .map(|r| GameKey(r.get(0)))
+            .collect())
     }
 
     fn import_game(
@@ -651,7 +737,13 @@ mod tests {
         let store = PgStore::connect(&url, &schema).unwrap();
         let g = store.list_games().unwrap()[0].key;
         store.append_action(g, 0, "e2e4").unwrap();
-        assert_eq!(store.load_game(g).unwrap().actions, ["e2e4"]);
+        let loaded = store.load_game(g).unwrap();
+        assert_eq!(
+            (loaded.actions, loaded.meta),
+            (vec!["e2e4".to_owned()], None)
+        );
+        store.set_meta(g, "{}").unwrap();
+        assert_eq!(store.meta(g).unwrap().as_deref(), Some("{}"));
         let version: i32 = client
             .query_one("SELECT version FROM tabula_schema", &[])
             .unwrap()

@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use tabula_core::Outcome;
 
 use crate::store::{
-    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, game_from,
-    outcome_from, ply_column,
+    Append, GameKey, GameRows, GameSummary, NewGame, Store, StoreError, StoredGame, check_meta,
+    game_from, outcome_from, ply_column,
 };
 
 /// The schema, one migration per entry: entry `i` takes the database from
@@ -46,6 +46,12 @@ const MIGRATIONS: &[&str] = &[
         reason  TEXT    NOT NULL,
         set_at  TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
      );",
+    // 2: the table metadata a server keeps per game (`Store::set_meta`),
+    // NULL until set.
+    "ALTER TABLE games ADD COLUMN meta TEXT;",
+    // 3: when each action was appended (`StoredGame::times`), in
+    // milliseconds since the Unix epoch; NULL for older rows and imports.
+    "ALTER TABLE actions ADD COLUMN at_ms INTEGER;",
 ];
 
 /// The schema version this build writes.
@@ -146,7 +152,13 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     tx.commit().map_err(db)
 }
 
-fn append_in(tx: &Connection, game: GameKey, ply: u64, text: &str) -> Result<(), StoreError> {
+fn append_in(
+    tx: &Connection,
+    game: GameKey,
+    ply: u64,
+    text: &str,
+    at_ms: i64,
+) -> Result<(), StoreError> {
     let expected = ply_column(ply)?;
     // Compare-and-set on the game's next ply: the optimistic version check.
     let changed = tx
@@ -174,8 +186,8 @@ fn append_in(tx: &Connection, game: GameKey, ply: u64, text: &str) -> Result<(),
         });
     }
     tx.execute(
-        "INSERT INTO actions (game_id, ply, text) VALUES (?1, ?2, ?3)",
-        params![game.0, expected, text],
+        "INSERT INTO actions (game_id, ply, text, at_ms) VALUES (?1, ?2, ?3, ?4)",
+        params![game.0, expected, text, at_ms],
     )
     .map_err(db)?;
     Ok(())
@@ -202,7 +214,7 @@ impl Store for SqliteStore {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        append_in(&tx, game, expected_ply, action)?;
+        append_in(&tx, game, expected_ply, action, crate::now_ms())?;
         tx.commit().map_err(db)
     }
 
@@ -212,7 +224,8 @@ impl Store for SqliteStore {
         let tx = conn.transaction().map_err(db)?;
         let rows = tx
             .query_row(
-                "SELECT game, options, seed, start, date, tags, next_ply FROM games WHERE id = ?1",
+                "SELECT game, options, seed, start, date, tags, next_ply, meta
+                 FROM games WHERE id = ?1",
                 params![game.0],
                 |r| {
                     Ok(GameRows {
@@ -223,6 +236,7 @@ impl Store for SqliteStore {
                         date: r.get(4)?,
                         tags: r.get(5)?,
                         next_ply: r.get(6)?,
+                        meta: r.get(7)?,
                         seats: Vec::new(),
                         actions: Vec::new(),
                         result: None,
@@ -234,15 +248,22 @@ impl Store for SqliteStore {
         let Some(mut rows) = rows else {
             return Err(StoreError::NotFound(game));
         };
-        let pairs = |sql: &str| -> Result<Vec<(i64, String)>, StoreError> {
-            let mut stmt = tx.prepare(sql).map_err(db)?;
-            let rows = stmt
+        {
+            let mut stmt = tx
+                .prepare("SELECT seat, name FROM seats WHERE game_id = ?1 ORDER BY seat")
+                .map_err(db)?;
+            let seats = stmt
                 .query_map(params![game.0], |r| Ok((r.get(0)?, r.get(1)?)))
                 .map_err(db)?;
-            rows.collect::<Result<_, _>>().map_err(db)
-        };
-        rows.seats = pairs("SELECT seat, name FROM seats WHERE game_id = ?1 ORDER BY seat")?;
-        rows.actions = pairs("SELECT ply, text FROM actions WHERE game_id = ?1 ORDER BY ply")?;
+            rows.seats = seats.collect::<Result<_, _>>().map_err(db)?;
+            let mut stmt = tx
+                .prepare("SELECT ply, text, at_ms FROM actions WHERE game_id = ?1 ORDER BY ply")
+                .map_err(db)?;
+            let actions = stmt
+                .query_map(params![game.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .map_err(db)?;
+            rows.actions = actions.collect::<Result<_, _>>().map_err(db)?;
+        }
         rows.result = tx
             .query_row(
                 "SELECT winner, reason FROM results WHERE game_id = ?1",
@@ -303,10 +324,12 @@ impl Store for SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
         let mut results = Vec::with_capacity(batch.len());
+        // One commit, one moment for the whole batch.
+        let at_ms = crate::now_ms();
         for &(game, ply, text) in batch {
             // A savepoint per append: a failed one leaves no trace.
             let sp = tx.savepoint().map_err(db)?;
-            let result = append_in(&sp, game, ply, text);
+            let result = append_in(&sp, game, ply, text, at_ms);
             if result.is_ok() {
                 sp.commit().map_err(db)?;
             }
@@ -362,6 +385,50 @@ impl Store for SqliteStore {
         )
         .map_err(db)?;
         tx.commit().map_err(db)
+    }
+
+    fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError> {
+        check_meta(game, meta)?;
+        // One statement: its own transaction.
+        let changed = self
+            .conn()
+            .execute(
+                "UPDATE games SET meta = ?2 WHERE id = ?1",
+                params![game.0, meta],
+            )
+            .map_err(db)?;
+        if changed == 0 {
+            return Err(StoreError::NotFound(game));
+        }
+        Ok(())
+    }
+
+    fn meta(&self, game: GameKey) -> Result<Option<String>, StoreError> {
+        self.conn()
+            .query_row(
+                "SELECT meta FROM games WHERE id = ?1",
+                params![game.0],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)?
+            .ok_or(StoreError::NotFound(game))
+    }
+
+    fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT id FROM games g
+                 WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id",
+            )
+            .map_err(db)?;
+        // Collected before `stmt` is dropped: the rows borrow it.
+        let keys: rusqlite::Result<Vec<GameKey>> = stmt
+            .query_map([], |r| r.get(0).map(GameKey))
+            .map_err(db)?
+            .collect();
+        keys.map_err(db)
     }
 
     fn import_game(
@@ -456,5 +523,53 @@ impl SqliteStore {
         self.conn()
             .pragma_update(None, "user_version", version)
             .map_err(db)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::GameId;
+
+    /// A database written by the first release (schema 1) opens with its
+    /// games intact and takes the new columns.
+    #[test]
+    fn a_version_1_database_is_brought_up_to_date_keeping_its_games() {
+        let path = std::env::temp_dir().join(format!(
+            "tabula-store-v1-{}-{:?}.db",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_file(&path);
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.execute_batch(
+                "PRAGMA user_version = 1;
+                 INSERT INTO games (id, game, seed, next_ply) VALUES (7, 'chess', '9', 2);
+                 INSERT INTO seats VALUES (7, 0, 'Ada'), (7, 1, 'Bo');
+                 INSERT INTO actions VALUES (7, 0, 'e2e4'), (7, 1, 'e7e5');",
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let g = store.load_game(GameKey(7)).unwrap();
+        assert_eq!(g.header.game, Some(GameId::Chess));
+        assert_eq!(g.header.players, ["Ada", "Bo"]);
+        assert_eq!((g.actions.len(), g.meta), (2, None));
+        assert_eq!(g.times, [None, None]);
+        store.append_action(GameKey(7), 2, "g1f3").unwrap();
+        let g = store.load_game(GameKey(7)).unwrap();
+        assert!(g.times[2].is_some(), "{:?}", g.times);
+        store.set_meta(GameKey(7), "{}").unwrap();
+        assert_eq!(store.unfinished_games().unwrap(), [GameKey(7)]);
+        drop(store);
+        let again = SqliteStore::open(&path).unwrap();
+        assert_eq!(again.meta(GameKey(7)).unwrap().as_deref(), Some("{}"));
+        drop(again);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
     }
 }

@@ -71,7 +71,8 @@ pub struct GameSummary {
     pub result: Option<Outcome>,
 }
 
-/// A game as stored: its header, every action, its result.
+/// A game as stored: its header, every action, its result, and the table
+/// metadata its server keeps with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredGame {
     /// The id.
@@ -80,8 +81,16 @@ pub struct StoredGame {
     pub header: NewGame,
     /// The actions in order, as appended (ply 0 first).
     pub actions: Vec<String>,
+    /// When each action was appended, parallel to `actions`: the writing
+    /// process's wall clock in milliseconds since the Unix epoch
+    /// ([`now_ms`]), `None` for an imported action or one stored before
+    /// the store kept times.
+    pub times: Vec<Option<i64>>,
     /// The result, once set.
     pub result: Option<Outcome>,
+    /// The table metadata last set with [`Store::set_meta`] (the server's
+    /// own text, opaque to the store), if any.
+    pub meta: Option<String>,
 }
 
 impl StoredGame {
@@ -196,6 +205,30 @@ pub trait Store {
 
     /// Sets (or replaces) a game's result.
     fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError>;
+
+    /// Replaces a game's table metadata: what its server keeps beside the
+    /// record (seat kinds, hashes of seat secrets, claims, clock settings),
+    /// as the server's own text (JSON), stored as given. A text with a NUL
+    /// character is refused ([`StoreError::Invalid`]).
+    fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError>;
+
+    /// A game's table metadata, `None` if none was ever set.
+    fn meta(&self, game: GameKey) -> Result<Option<String>, StoreError>;
+
+    /// The games with no result yet, oldest first: the tables a server
+    /// resumes when it starts.
+    fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError>;
+}
+
+/// A metadata text both backends can store: PostgreSQL text cannot hold a
+/// NUL, so neither takes one.
+pub(crate) fn check_meta(game: GameKey, meta: &str) -> Result<(), StoreError> {
+    if meta.contains('\0') {
+        return Err(StoreError::Invalid(format!(
+            "the metadata of game {game} contains a NUL character"
+        )));
+    }
+    Ok(())
 }
 
 impl NewGame {
@@ -228,6 +261,15 @@ pub(crate) fn outcome_from(winner: Option<i64>, reason: &str) -> Result<Outcome,
     Ok(Outcome { winner, reason })
 }
 
+/// The wall clock in milliseconds since the Unix epoch, as the store
+/// records it beside each appended action ([`StoredGame::times`]); a clock
+/// set before 1970 reads as 0.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
 /// A ply as both backends store it (a signed 64-bit integer).
 pub(crate) fn ply_column(ply: u64) -> Result<i64, StoreError> {
     i64::try_from(ply).map_err(|_| StoreError::Invalid(format!("ply {ply} is out of range")))
@@ -244,10 +286,12 @@ pub(crate) struct GameRows {
     pub date: Option<String>,
     pub tags: String,
     pub next_ply: i64,
+    /// The table metadata.
+    pub meta: Option<String>,
     /// `(seat, name)` in seat order.
     pub seats: Vec<(i64, String)>,
-    /// `(ply, text)` in ply order.
-    pub actions: Vec<(i64, String)>,
+    /// `(ply, text, appended at)` in ply order.
+    pub actions: Vec<(i64, String, Option<i64>)>,
     /// `(winner, reason)`, if a result is stored.
     pub result: Option<(Option<i64>, String)>,
 }
@@ -277,11 +321,13 @@ impl GameRows {
             players[seat] = name;
         }
         let mut actions = Vec::with_capacity(self.actions.len());
-        for (ply, text) in self.actions {
+        let mut times = Vec::with_capacity(self.actions.len());
+        for (ply, text, at) in self.actions {
             if ply != actions.len() as i64 {
                 return Err(corrupt(format!(": ply {} is missing", actions.len())));
             }
             actions.push(text);
+            times.push(at);
         }
         if actions.len() as i64 != self.next_ply {
             return Err(corrupt(format!(
@@ -306,7 +352,9 @@ impl GameRows {
                 tags,
             },
             actions,
+            times,
             result,
+            meta: self.meta,
         })
     }
 }
@@ -330,8 +378,12 @@ mod tests {
             date: None,
             tags: r#"[["Event","x"]]"#.into(),
             next_ply: 2,
+            meta: Some("{}".into()),
             seats: vec![(0, "Ada".into()), (1, "Bo".into())],
-            actions: vec![(0, "e2e4".into()), (1, "e7e5".into())],
+            actions: vec![
+                (0, "e2e4".into(), None),
+                (1, "e7e5".into(), Some(1_764_590_400_000)),
+            ],
             result: Some((Some(1), "resignation".into())),
         }
     }
@@ -342,6 +394,7 @@ mod tests {
         assert_eq!(g.header.players, ["Ada", "Bo"]);
         assert_eq!(g.header.seed, Some(7));
         assert_eq!(g.actions, ["e2e4", "e7e5"]);
+        assert_eq!(g.times, [None, Some(1_764_590_400_000)]);
         assert_eq!(
             g.result,
             Some(Outcome::win(Team(1), EndReason::Resignation))

@@ -105,3 +105,23 @@ fn pg_an_import_is_all_or_nothing() {
     contract::an_import_is_all_or_nothing(&PgStore::connect(&url, &schema).unwrap());
     drop_schema(&url, &schema);
 }
+
+#[test]
+fn pg_table_metadata_is_kept_replaced_and_unfinished_games_listed() {
+    let Some((url, schema)) = schema("meta") else {
+        return;
+    };
+    contract::table_metadata_is_kept_replaced_and_unfinished_games_listed(
+        &PgStore::connect(&url, &schema).unwrap(),
+    );
+    drop_schema(&url, &schema);
+}
+
+#[test]
+fn pg_appends_record_when_they_were_made() {
+    let Some((url, schema)) = schema("times") else {
+        return;
+    };
+    contract::appends_record_when_they_were_made(&PgStore::connect(&url, &schema).unwrap());
+    drop_schema(&url, &schema);
+}

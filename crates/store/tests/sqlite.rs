@@ -83,6 +83,29 @@ fn an_import_is_all_or_nothing() {
 }
 
 #[test]
+fn table_metadata_is_kept_replaced_and_unfinished_games_listed() {
+    contract::table_metadata_is_kept_replaced_and_unfinished_games_listed(
+        &SqliteStore::open_in_memory().unwrap(),
+    );
+}
+
+#[test]
+fn appends_record_when_they_were_made() {
+    contract::appends_record_when_they_were_made(&SqliteStore::open_in_memory().unwrap());
+}
+
+#[test]
+fn appends_through_group_commit_record_when_they_were_made() {
+    let dir = scratch_dir("group-times");
+    let store =
+        tabula_store::GroupCommitter::start(SqliteStore::open(dir.join("t.db")).unwrap(), 8)
+            .unwrap();
+    contract::appends_record_when_they_were_made(&store);
+    drop(store);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn group_commit_keeps_every_append_and_still_detects_conflicts() {
     use tabula_store::GroupCommitter;
     let dir = scratch_dir("group");

@@ -2,7 +2,7 @@
 // its tables. Where an endpoint is missing on an older server the page
 // falls back to what it can do without it.
 
-/** @typedef {{key: string, values: string[], default: string, help: string}} GameOption */
+/** @typedef {{key: string, values: string[]|string, default: string, help: string}} GameOption */
 /** @typedef {{id: string, title: string, options: GameOption[], levels?: string[]}} GameInfo */
 /** @typedef {{seat: number, name: string, team?: number}} SeatInfo */
 

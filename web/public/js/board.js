@@ -112,6 +112,9 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
   }
   const label = `${cell}${piece ? `, ${describe(catalog, view, piece)}` : ', empty'}${input.targets.has(cell) ? ', a legal destination' : ''}`;
   g.setAttribute('aria-label', label);
+  const title = svg('title');
+  title.textContent = label;
+  g.append(title);
   const active = !input.readOnly && (input.clickable.has(`cell:${cell}`) || input.targets.has(cell) || input.selected === cell);
   if (active) {
     g.setAttribute('role', 'button');

@@ -63,8 +63,8 @@ function drawGames() {
 function options() {
   /** @type {Record<string, string>} */
   const out = {};
-  for (const el of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll('#options select'))) {
-    if (el.value !== el.dataset.default) out[el.name] = el.value;
+  for (const el of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#options .option'))) {
+    if (el.value.trim() !== el.dataset.default) out[el.name] = el.value.trim();
   }
   return out;
 }
@@ -82,14 +82,28 @@ async function choose(/** @type {string} */ id) {
     const label = document.createElement('label');
     label.htmlFor = `opt-${o.key}`;
     label.textContent = o.key.replace(/-/g, ' ');
-    const sel = document.createElement('select');
+    const values = Array.isArray(o.values) ? o.values : String(o.values).split('|');
+    // A list of words is a choice; anything else ("integer", "1..=9") is typed.
+    const choice = values.length > 1 && values.every((v) => /^[\w.-]+$/.test(v));
+    /** @type {HTMLSelectElement|HTMLInputElement} */
+    let sel;
+    if (choice) {
+      const select = document.createElement('select');
+      for (const v of values) select.append(new Option(v, v, v === o.default, v === o.default));
+      sel = select;
+    } else {
+      const input = document.createElement('input');
+      input.value = o.default;
+      input.placeholder = String(o.values);
+      sel = input;
+    }
     sel.id = `opt-${o.key}`;
     sel.name = o.key;
     sel.dataset.default = o.default;
-    for (const v of o.values) sel.append(new Option(v, v, v === o.default, v === o.default));
+    sel.classList.add('option');
     sel.addEventListener('change', drawSeats);
     const help = document.createElement('small');
-    help.textContent = o.help;
+    help.textContent = choice ? o.help : `${o.help} (${o.values})`;
     const row = document.createElement('div');
     row.className = 'row';
     row.append(label, sel, help);
@@ -205,13 +219,14 @@ async function drawMine() {
   /** @type {{table: number, title: string, href: string, state: string}[]} */
   const rows = [];
   if (server) {
-    /** @type {Map<number, any[]>} */
-    const byTable = new Map();
-    for (const t of server) byTable.set(t.table, [...(byTable.get(t.table) || []), t]);
-    for (const [table, list] of byTable) {
-      const first = list[0];
-      const state = first.finished ? first.result || 'finished' : list.some((t) => t.to_act) ? 'your move' : 'waiting';
-      rows.push({ table, title: first.title || first.game, href: api.tableUrl(table, list.map((t) => t.token)), state });
+    for (const t of server) {
+      const own = (t.seats || []).filter((/** @type {any} */ s) => s.mine && s.token).map((/** @type {any} */ s) => s.token);
+      const invites = (t.seats || []).filter((/** @type {any} */ s) => !s.mine && s.token).map((/** @type {any} */ s) => ({ seat: s.seat, token: s.token }));
+      api.keep(t.table, { game: t.game, title: t.title, invites, ...(t.spectator_token ? { spectator: t.spectator_token } : {}) });
+      const tokens = own.length ? own : t.spectator_token ? [t.spectator_token] : [];
+      if (tokens.length === 0) continue;
+      const state = t.finished ? t.result || 'finished' : t.to_act ? 'your move' : 'waiting for the other side';
+      rows.push({ table: t.table, title: t.title || t.game, href: api.tableUrl(t.table, tokens), state });
     }
   } else {
     for (const k of Object.values(local).sort((a, b) => b.created - a.created)) {

@@ -31,6 +31,8 @@ let past = null;
 /** The seat the next player must confirm before their side is shown (hotseat, hidden hands). */
 let passTo = /** @type {number|null} */ (null);
 let confirmResign = false;
+/** Zones the player opened by hand (`zone:owner`). */
+const openZones = new Set();
 /** @type {{table: number, tokens: string[]}|null} */
 let rematch = null;
 
@@ -59,6 +61,9 @@ function connect(/** @type {Conn} */ c) {
     if (msg.type === 'catalog') {
       c.catalog = msg.catalog;
     } else if (msg.type === 'view') {
+      // The table's seats and clock travel beside the game's view.
+      if (msg.info) msg.view.info = msg.info;
+      if (msg.clock) msg.view.clock = msg.clock;
       onView(c, msg.view);
     } else if (msg.type === 'fault') {
       $('fault').textContent = msg.fault.message;
@@ -113,6 +118,12 @@ function seatName(/** @type {any} */ view, /** @type {number} */ seat) {
 
 function infoSeat(/** @type {any} */ view, /** @type {number} */ seat) {
   return view.info && view.info.seats ? view.info.seats.find((/** @type {any} */ s) => s.seat === seat) : null;
+}
+
+/** "computer:hard" as "computer, hard". */
+function kindName(/** @type {string} */ kind) {
+  const [who, level] = kind.split(':');
+  return level ? `${who}, ${level}` : who;
 }
 
 function mine(/** @type {number} */ seat) {
@@ -170,7 +181,7 @@ function drawSeats(/** @type {Conn} */ c, /** @type {any} */ view) {
     if (acting) box.classList.add('acting');
     const info = infoSeat(view, s.player);
     const head = document.createElement('strong');
-    head.textContent = s.name + (mine(s.player) ? ' (you)' : '') + (info && info.kind && info.kind !== 'human' ? ` · ${info.kind}${info.level ? ` ${info.level}` : ''}` : '');
+    head.textContent = s.name + (mine(s.player) ? ' (you)' : '') + (info && info.kind && info.kind !== 'human' ? ` · ${kindName(info.kind)}` : '');
     box.append(head);
     if (view.clock) {
       const clock = document.createElement('span');
@@ -219,7 +230,9 @@ function send(/** @type {Conn} */ c, /** @type {any} */ message) {
 
 function act(/** @type {G.Entry} */ entry) {
   if (!shown) return;
-  send(shown, { type: 'action', action: entry.action });
+  // The ply names the view it was chosen on: the server refuses it as stale
+  // if the table moved on meanwhile (another tab, a takeback).
+  send(shown, { type: 'action', action: entry.action, ply: shown.view.ply });
   sel = null;
   picking = null;
   render();
@@ -356,11 +369,15 @@ function drawZones(/** @type {any} */ view) {
   const can = G.clickable(legal);
   for (const z of view.zones) {
     if (z.items.length === 0 && !z.hidden) continue;
-    const div = document.createElement('div');
+    // A long list nobody can use now (Covenant's recruits off turn) folds away.
+    const div = document.createElement('details');
     div.className = 'zone-box';
     div.dataset.zone = z.zone;
     if (z.owner !== undefined) div.dataset.owner = String(z.owner);
-    const h = document.createElement('h3');
+    const usable = z.items.some((/** @type {any} */ it) => can.has(G.placeKey(z.owner === undefined ? { at: 'item', zone: z.zone, item: it.item } : { at: 'item', zone: z.zone, owner: z.owner, item: it.item })));
+    div.open = usable || z.items.length <= 6 || openZones.has(`${z.zone}:${z.owner}`);
+    div.addEventListener('toggle', () => (div.open ? openZones.add(`${z.zone}:${z.owner}`) : openZones.delete(`${z.zone}:${z.owner}`)));
+    const h = document.createElement('summary');
     h.textContent = z.label;
     div.append(h);
     const list = document.createElement('div');

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Barrier};
 
 use tabula_core::{EndReason, GameId, Outcome, Team};
-use tabula_store::{GameKey, NewGame, Store, StoreError};
+use tabula_store::{GameKey, NewGame, Store, StoreError, now_ms};
 
 use super::random_game;
 
@@ -231,4 +231,103 @@ pub fn an_import_is_all_or_nothing(store: &dyn Store) {
     let list = store.list_games().unwrap();
     assert_eq!(list.len(), 2);
     assert_eq!((list[1].plies, list[1].result), (2, None));
+}
+
+/// The server's table metadata: kept beside the record, replaced whole,
+/// refused for a missing game; the unfinished games are the ones a
+/// restarted server resumes.
+pub fn table_metadata_is_kept_replaced_and_unfinished_games_listed(store: &dyn Store) {
+    let g1 = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+    let g2 = store.create_game(&NewGame::of(GameId::Epoch)).unwrap();
+    let g3 = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+    assert_eq!(store.meta(g1).unwrap(), None);
+    assert_eq!(store.load_game(g1).unwrap().meta, None);
+
+    let seats = r#"{"seats":["human","computer:2"],"clock":{"base_ms":300000}}"#;
+    store.set_meta(g1, seats).unwrap();
+    assert_eq!(store.meta(g1).unwrap().as_deref(), Some(seats));
+    store.append_action(g1, 0, "e2e4").unwrap();
+    let loaded = store.load_game(g1).unwrap();
+    assert_eq!(
+        (loaded.meta.as_deref(), loaded.actions.len()),
+        (Some(seats), 1)
+    );
+    // Replaced whole, and only for that game.
+    let claimed = r#"{"seats":["human","computer:2"],"claims":{"0":"player-1"}}"#;
+    store.set_meta(g1, claimed).unwrap();
+    assert_eq!(store.meta(g1).unwrap().as_deref(), Some(claimed));
+    assert_eq!(store.meta(g3).unwrap(), None);
+    store.take_back(g1, 1, 0).unwrap();
+    assert_eq!(store.load_game(g1).unwrap().meta.as_deref(), Some(claimed));
+
+    // Bad requests change nothing.
+    let missing = GameKey(g3.0 + 100);
+    assert!(matches!(
+        store.set_meta(missing, "{}"),
+        Err(StoreError::NotFound(k)) if k == missing
+    ));
+    assert!(matches!(store.meta(missing), Err(StoreError::NotFound(_))));
+    assert!(matches!(
+        store.set_meta(g1, "{\"a\":\"\0\"}"),
+        Err(StoreError::Invalid(m)) if m.contains("NUL")
+    ));
+    assert_eq!(store.meta(g1).unwrap().as_deref(), Some(claimed));
+
+    // Unfinished: no result yet, oldest first.
+    assert_eq!(store.unfinished_games().unwrap(), [g1, g2, g3]);
+    store
+        .set_result(g2, &Outcome::win(Team(0), EndReason::Resignation))
+        .unwrap();
+    assert_eq!(store.unfinished_games().unwrap(), [g1, g3]);
+    let done = store
+        .import_game(
+            &NewGame::of(GameId::Chess),
+            &["e2e4".to_owned()],
+            Some(&Outcome::draw(EndReason::Agreement)),
+        )
+        .unwrap();
+    let open = store
+        .import_game(&NewGame::of(GameId::Chess), &["e2e4".to_owned()], None)
+        .unwrap();
+    assert_eq!(store.unfinished_games().unwrap(), [g1, g3, open]);
+    assert_eq!(store.load_game(done).unwrap().meta, None);
+}
+
+/// Every append records when it was made (the server derives clocks from
+/// it); a take-back removes the times with the actions; an import has none.
+pub fn appends_record_when_they_were_made(store: &dyn Store) {
+    let key = store.create_game(&NewGame::of(GameId::Chess)).unwrap();
+    let before = now_ms();
+    store.append_action(key, 0, "e2e4").unwrap();
+    store.append_action(key, 1, "e7e5").unwrap();
+    store
+        .append_batch(&[(key, 2, "g1f3"), (key, 5, "a2a3"), (key, 3, "b8c6")])
+        .unwrap();
+    let after = now_ms();
+    let loaded = store.load_game(key).unwrap();
+    assert_eq!(loaded.actions.len(), 4);
+    let times: Vec<i64> = loaded.times.iter().map(|t| t.expect("a time")).collect();
+    assert!(
+        times.iter().all(|&t| before <= t && t <= after),
+        "{times:?}"
+    );
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+
+    store.take_back(key, 4, 1).unwrap();
+    let loaded = store.load_game(key).unwrap();
+    assert_eq!(loaded.times, [Some(times[0])]);
+    store.append_action(key, 1, "c7c5").unwrap();
+    let again = store.load_game(key).unwrap().times;
+    assert_eq!(again.len(), 2);
+    assert!(again[1].unwrap() >= times[0]);
+
+    // An import carries no times; what is appended after it does.
+    let moves = ["d2d4".to_owned(), "d7d5".to_owned()];
+    let imported = store
+        .import_game(&NewGame::of(GameId::Chess), &moves, None)
+        .unwrap();
+    assert_eq!(store.load_game(imported).unwrap().times, [None, None]);
+    store.append_action(imported, 2, "c2c4").unwrap();
+    let times = store.load_game(imported).unwrap().times;
+    assert!(times[..2] == [None, None] && times[2].unwrap() >= before);
 }
