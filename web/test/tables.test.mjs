@@ -224,3 +224,88 @@ test('Covenant: before an attack the page shows what it would be', async () => {
   await shot(page, 'covenant-attack');
   await context.close();
 });
+
+test('chess: history stepping, takeback, resignation and rematch by clicking', async () => {
+  const created = await createTable(server.url, { game: 'chess', seats: ['human', 'computer:easy'], seed: 2 });
+  const p = await openSeat(server.url, created.table, created.seats[0].link_token);
+  const page = p.page;
+  const label = (cell) => page.getAttribute(`#board [data-cell="${cell}"]`, 'aria-label');
+  // By keyboard: focus the pawn, Enter, focus its square, Enter.
+  await page.focus('#board [data-cell="e2"]');
+  await page.keyboard.press('Enter');
+  await page.focus('#board [data-cell="e4"]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => Number(document.body.dataset.ply) >= 2 && document.body.dataset.turn === 'mine');
+  assert.match(await label('e4'), /White Pawn/);
+  // Back to the start: the old position, read only.
+  await page.click('#first');
+  await page.waitForSelector('#history-note:not([hidden])');
+  assert.match(await label('e2'), /White Pawn/);
+  assert.equal(await page.locator('#board .cell.active').count(), 0, 'nothing to click in the past');
+  await page.click('#live');
+  await page.waitForSelector('#history-note[hidden]', { state: 'attached' });
+  assert.match(await label('e4'), /White Pawn/);
+  // Takeback: the game goes back to before my move.
+  await page.click('[data-table-action="takeback"]');
+  await page.waitForFunction(() => Number(document.body.dataset.ply) === 0);
+  assert.match(await label('e2'), /White Pawn/);
+  // Resign (asked twice), then a rematch opens the new table.
+  await page.click('[data-table-action="resign"]');
+  await page.click('[data-table-action="resign"]');
+  await page.waitForFunction(() => document.body.dataset.turn === 'over');
+  assert.match(await page.textContent('#status'), /resign/i);
+  await page.click('[data-table-action="rematch"]');
+  await page.waitForURL((u) => !u.pathname.endsWith(`/t/${created.table}`));
+  await tableReady(page);
+  await shot(page, 'chess-rematch');
+  await p.context.close();
+});
+
+test('the lobby and a rules page', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.locator('.game-card').count(), 6);
+  await page.click('.game-card[data-game="warrior"]');
+  await page.selectOption('#opt-players', '4');
+  await page.waitForFunction(() => document.querySelectorAll('#seats select').length === 4);
+  await shot(page, 'lobby');
+  await page.goto(`${server.url}/rules/covenant`);
+  await page.waitForSelector('#rules h2');
+  assert.ok((await page.locator('#rules p').count()) > 3, 'the rules are shown');
+  await shot(page, 'rules-covenant');
+  await context.close();
+});
+
+test('a friend by link: the lobby gives the invitation, the friend opens it and plays', async () => {
+  const mine = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await mine.newPage();
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('body[data-ready]');
+  await page.waitForSelector('#seat-1');
+  await page.selectOption('#seat-1', 'friend');
+  await page.selectOption('#clock', '300+0');
+  await page.click('#create');
+  const link = await page.inputValue('#invite-1');
+  assert.match(link, /\/t\/\d+#t=[0-9a-f]{32}$/);
+  await page.click('#invite a.button');
+  await tableReady(page);
+  const friend = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const other = await friend.newPage();
+  await other.goto(link);
+  await tableReady(other);
+  assert.match(await page.textContent('.clock'), /⏱ [45]:\d\d/);
+  // White moves on one screen; Black sees it and answers on the other.
+  await page.click('#board [data-cell="d2"]');
+  await page.click('#board [data-cell="d4"]');
+  await other.waitForFunction(() => document.body.dataset.turn === 'mine');
+  assert.match(await other.getAttribute('#board [data-cell="d4"]', 'aria-label'), /White Pawn/);
+  await other.click('#board [data-cell="d7"]');
+  await other.click('#board [data-cell="d5"]');
+  await page.waitForFunction(() => document.body.dataset.turn === 'mine' && Number(document.body.dataset.ply) === 2);
+  assert.match(await page.getAttribute('#board [data-cell="d5"]', 'aria-label'), /Black Pawn/);
+  await shot(other, 'friend-black');
+  await mine.close();
+  await friend.close();
+});
