@@ -309,3 +309,26 @@ test('a friend by link: the lobby gives the invitation, the friend opens it and 
   await mine.close();
   await friend.close();
 });
+
+test('hotseat Lytharia: the board is hidden between the two players', async () => {
+  const created = await createTable(server.url, { game: 'lytharia', seats: ['human', 'human'], seed: 11 });
+  const tokens = created.seats.map((s) => s.link_token).join(',');
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/t/${created.table}#t=${tokens}`);
+  await tableReady(page);
+  let passes = 0;
+  for (let i = 0; i < 12; i++) {
+    if (await page.isVisible('#pass')) {
+      passes++;
+      // While the device passes, neither side's board or hand is on the screen.
+      assert.equal(await page.locator('#board svg').count(), 0, 'no board behind the pass screen');
+      assert.equal(await page.locator('#zones .item, #log li, #moves li').count(), 0, 'no hand, log or moves behind it');
+      await shot(page, 'lytharia-pass');
+      await page.click('#pass-go');
+    }
+    await clickSomething(page, { pick: i });
+  }
+  assert.ok(passes > 0, 'the device was passed');
+  await context.close();
+});

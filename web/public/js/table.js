@@ -490,9 +490,12 @@ function render() {
   document.body.dataset.ply = String(c.view.ply);
   const pass = $('pass');
   if (passTo !== null) {
+    // Nothing of either side's hidden things stays on the page meanwhile.
     pass.hidden = false;
     $('pass-text').textContent = `${seatName(c.view, passTo)} plays next. Pass the device, then show the side.`;
-    $('board').replaceChildren();
+    for (const id of ['board', 'zones', 'log', 'game-panel', 'picker', 'controls', 'moves']) $(id).replaceChildren();
+    /** @type {HTMLButtonElement} */ ($('pass-go')).focus();
+    return;
   } else {
     pass.hidden = true;
     const legal = legalNow();
