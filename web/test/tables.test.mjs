@@ -273,7 +273,9 @@ test('the lobby and a rules page', async () => {
   await shot(page, 'lobby');
   await page.goto(`${server.url}/rules/covenant`);
   await page.waitForSelector('#rules h2');
-  assert.ok((await page.locator('#rules p').count()) > 3, 'the rules are shown');
+  assert.match(await page.textContent('#rules h2'), /Covenant Chess/);
+  assert.match(await page.textContent('#rules'), /damage is Attack − Defence \+ 4/);
+  assert.ok(await page.locator('#rules details.readings').count(), "the project's readings are linked below");
   await shot(page, 'rules-covenant');
   await context.close();
 });

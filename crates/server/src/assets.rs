@@ -140,6 +140,8 @@ mod tests {
                 Rules::get(&format!("{game}.md")).is_some(),
                 "{game}.md is missing"
             );
+            let guide = format!("guide/{game}.md");
+            assert!(Page::get(&guide).is_some(), "{guide} is missing");
         }
     }
 }

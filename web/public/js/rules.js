@@ -57,14 +57,20 @@ function render(/** @type {string} */ md) {
 }
 
 async function main() {
-  const r = await fetch(`/rules/${game}.md`);
-  if (!r.ok) {
+  const [guide, readings] = await Promise.all([fetch(`/static/guide/${game}.md`), fetch(`/rules/${game}.md`)]);
+  if (!guide.ok && !readings.ok) {
     box.textContent = 'No rules for this game.';
     return;
   }
-  box.innerHTML = `${render(await r.text())}<p><a href="/">Back to the lobby</a></p>`;
+  // A player's summary first; the project's readings of the book, for the
+  // curious, folded below it.
+  const summary = guide.ok ? render(await guide.text()) : '';
+  const detail = readings.ok
+    ? `<details class="readings"><summary>How tabula reads the rule book (every open point, for the curious)</summary>${render(await readings.text())}</details>`
+    : '';
+  box.innerHTML = `${summary}${detail}<p><a href="/">Back to the lobby</a></p>`;
   const h = box.querySelector('h2');
-  if (h) document.title = `tabula: ${h.textContent}`;
+  if (h) document.title = `tabula: ${h.textContent} rules`;
 }
 
 main();
