@@ -97,6 +97,13 @@ function onView(/** @type {Conn} */ c, /** @type {any} */ view) {
   sel = null;
   picking = null;
   confirmResign = false;
+  // Covenant's active piece stays selected through its act: its reachable
+  // hexes and targets show without clicking it again.
+  const active = shown && shown.view && shown.view.board && shown.view.board.active;
+  if (active && active.cell && passTo === null) {
+    const step = G.firstClick(shown.view.legal, { at: 'cell', cell: active.cell });
+    if (step.kind === 'select') sel = { place: step.place, targets: new Set(step.targets), menu: step.menu };
+  }
   render();
 }
 
@@ -264,12 +271,8 @@ function onCell(/** @type {string} */ cell) {
     return;
   }
   const here = /** @type {G.Place} */ ({ at: 'cell', cell });
-  if (sel && sel.place.at === 'cell' && sel.place.cell === cell) {
-    sel = null;
-    picking = null;
-    render();
-    return;
-  }
+  // A click on the selected piece keeps it selected (Escape or a click
+  // elsewhere cancels), so a second click never loses the highlights.
   if (G.clickable(legal).has(G.placeKey(here))) {
     apply(G.firstClick(legal, here));
     return;
