@@ -38,7 +38,12 @@ pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
             db.display()
         )?;
         out.flush()?;
-        tabula_server::serve(listener, App::new(Arc::new(store)), stop_signal())
+        let app = App::new(Arc::new(store));
+        let resumed = app.resume().await.context("resuming the stored tables")?;
+        if resumed > 0 {
+            writeln!(out, "{resumed} tables resumed")?;
+        }
+        tabula_server::serve(listener, app, stop_signal())
             .await
             .context("serving")?;
         writeln!(out, "stopped")?;

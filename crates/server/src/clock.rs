@@ -135,6 +135,18 @@ impl Clock {
         }
     }
 
+    /// Restarts the running clock at `now` without charging the time
+    /// since it last started (the server was down): `next`'s clock runs
+    /// from `now` if it has made its first decision.
+    pub(crate) fn restart(&mut self, next: Option<Player>, now: i64) {
+        self.running = None;
+        if let Some(n) = next
+            && self.moved.get(n.index()) == Some(&true)
+        {
+            self.running = Some((n, now));
+        }
+    }
+
     pub(crate) fn view(&self, now: i64) -> ClockView {
         ClockView {
             remaining_ms: (0..self.remaining.len())

@@ -29,6 +29,7 @@ mod token;
 mod ws;
 
 pub use clock::{ClockSettings, ClockView};
+pub use meta::ResumeError;
 pub use table::{Level, LiveTable, Request, SeatInfo, SeatKind, WireFault};
 pub use token::Token;
 
@@ -43,23 +44,23 @@ pub const MAX_MESSAGE: usize = 64 * 1024;
 /// The largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
 
-/// How many messages a connection may send in a burst.
-pub const BURST: f64 = 40.0;
-
-/// How many messages a second a connection may send, sustained.
-pub const PER_SECOND: f64 = 20.0;
-
-/// The limits a server enforces besides message size and rate.
+/// The limits a server enforces besides message size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// How many unfinished tables one client address may have created.
     pub open_tables_per_address: usize,
+    /// How many messages a connection may send in a burst.
+    pub message_burst: u32,
+    /// How many messages a second a connection may send, sustained.
+    pub messages_per_second: u32,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             open_tables_per_address: 100,
+            message_burst: 40,
+            messages_per_second: 20,
         }
     }
 }

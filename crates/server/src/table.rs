@@ -227,18 +227,36 @@ pub(crate) fn fresh_game(setup: &Setup) -> Result<AnyGame, tabula_games::AnyErro
 
 /// Replays stored actions from the start, drawing the chance stream as the
 /// live table did (one draw per chance outcome), so the stream continues
-/// where it stood.
-pub(crate) fn replay(setup: &Setup, actions: &[String]) -> Result<(Table, GameRng), WireFault> {
+/// where it stood; with the actions' times, the clock as it stood at the
+/// last of them.
+pub(crate) fn replay(
+    setup: &Setup,
+    actions: &[String],
+    times: Option<&[Option<i64>]>,
+) -> Result<(Table, GameRng, Option<Clock>), WireFault> {
     let game = fresh_game(setup).map_err(|e| WireFault::new("unavailable", e.to_string()))?;
     let mut table = Table::new(game);
     let mut chance = GameRng::from_seed(Seed(setup.seed));
+    let mut clock = setup
+        .clock
+        .filter(|_| times.is_some())
+        .map(|c| Clock::new(c, setup.seats.len()));
+    let mut at = setup.created_ms;
+    if let Some(clock) = &mut clock {
+        clock.advance(None, player_to_act(&table), at);
+    }
     for (ply, action) in actions.iter().enumerate() {
-        if table.to_act() == ToAct::Chance {
-            let drawn = table.game().sample_chance(&mut chance);
-            if drawn.as_ref().map(|d| d.canonical.as_str()) != Some(action.as_str()) {
-                tracing::warn!(ply, "a stored chance outcome is not the seed's");
+        let decider = match table.to_act() {
+            ToAct::Chance => {
+                let drawn = table.game().sample_chance(&mut chance);
+                if drawn.as_ref().map(|d| d.canonical.as_str()) != Some(action.as_str()) {
+                    tracing::warn!(ply, "a stored chance outcome is not the seed's");
+                }
+                None
             }
-        }
+            ToAct::Player { player } => Some(player),
+            ToAct::Over { .. } => None,
+        };
         table
             .replay(&ActionInput::Text(action.clone()))
             .map_err(|f| {
@@ -247,8 +265,21 @@ pub(crate) fn replay(setup: &Setup, actions: &[String]) -> Result<(Table, GameRn
                     format!("stored ply {ply} does not replay: {}", f.message),
                 )
             })?;
+        if let Some(clock) = &mut clock {
+            if let Some(t) = times.and_then(|t| t.get(ply).copied().flatten()) {
+                at = at.max(t);
+            }
+            clock.advance(decider, player_to_act(&table), at);
+        }
     }
-    Ok((table, chance))
+    Ok((table, chance, clock))
+}
+
+fn player_to_act(table: &Table) -> Option<Player> {
+    match table.to_act() {
+        ToAct::Player { player } => Some(player),
+        _ => None,
+    }
 }
 
 impl LiveTable {
@@ -452,7 +483,7 @@ impl LiveTable {
                 .flatten();
             (state.setup.clone(), actions, ending)
         };
-        let (mut table, _) = replay(&setup, &actions[..ply])?;
+        let (mut table, _, _) = replay(&setup, &actions[..ply], None)?;
         if let Some(outcome) = ending {
             table.restore_ending(outcome);
         }
@@ -623,14 +654,19 @@ impl LiveTable {
         let done = state.table.ply();
         let actions: Vec<String> = next.actions().skip(done).map(str::to_owned).collect();
         let outcome = next.outcome().filter(|_| state.table.outcome().is_none());
-        self.persist(done as u64, actions, outcome).await?;
+        if let Err(fault) = self.persist(done as u64, actions, outcome).await {
+            if fault.kind == "stale" {
+                // The store is ahead (another instance): catch up, tell everyone.
+                if let Err(e) = self.reload_locked(state).await {
+                    tracing::error!(table = %self.key, error = %e.message, "reloading failed");
+                }
+            }
+            return Err(fault);
+        }
         state.table = next;
         state.chance = chance;
+        let to_act = player_to_act(&state.table);
         if let Some(clock) = &mut state.clock {
-            let to_act = match state.table.to_act() {
-                ToAct::Player { player } => Some(player),
-                _ => None,
-            };
             clock.advance(decided, to_act, now_ms());
         }
         state.generation += 1;
@@ -708,7 +744,7 @@ impl LiveTable {
     async fn take_back(&self, state: &mut State, seat: Player) -> Result<(), WireFault> {
         let keep = self.can_take_back(state, seat)?;
         let actions: Vec<String> = state.table.actions().map(str::to_owned).collect();
-        let (table, chance) = replay(&state.setup, &actions[..keep])?;
+        let (table, chance, _) = replay(&state.setup, &actions[..keep], None)?;
         let store = Arc::clone(&self.store);
         let key = self.key;
         let ply = actions.len() as u64;
@@ -757,6 +793,10 @@ impl LiveTable {
         .await;
         match written {
             Ok(Ok(())) => Ok(()),
+            Ok(Err(StoreError::Conflict { .. })) => Err(WireFault::new(
+                "stale",
+                "another server played at this table first: choose again on the fresh view",
+            )),
             Ok(Err(e)) => Err(WireFault::store(&e)),
             Err(e) => Err(WireFault::new(
                 "unavailable",
@@ -765,9 +805,71 @@ impl LiveTable {
         }
     }
 
+    /// Reads the table back from the store (its actions, result and setup)
+    /// and announces the change: another server instance moved it.
+    async fn reload_locked(&self, state: &mut State) -> Result<(), WireFault> {
+        let store = Arc::clone(&self.store);
+        let key = self.key;
+        let stored = tokio::task::spawn_blocking(move || store.load_game(key))
+            .await
+            .map_err(|e| WireFault::new("unavailable", format!("the store's worker failed: {e}")))?
+            .map_err(|e| WireFault::store(&e))?;
+        let setup = match stored.meta.as_deref().map(serde_json::from_str::<Setup>) {
+            Some(Ok(setup)) => setup,
+            _ => state.setup.clone(),
+        };
+        let (mut table, chance, clock) = replay(&setup, &stored.actions, Some(&stored.times))?;
+        if let Some(outcome) = stored.result {
+            table.restore_ending(outcome);
+        }
+        state.table = table;
+        state.chance = chance;
+        state.clock = clock;
+        state.setup = setup;
+        state.generation += 1;
+        self.arm_clock(state);
+        let _ = self.changed.send(());
+        Ok(())
+    }
+
+    /// Another server instance changed the game (a PostgreSQL
+    /// notification): read it back, whatever changed (actions, result,
+    /// claims), and let a computer seat to act think.
+    pub async fn changed_elsewhere(&self) {
+        let mut state = self.state.lock().await;
+        if let Err(e) = self.reload_locked(&mut state).await {
+            tracing::error!(table = %self.key, error = %e.message, "reloading failed");
+        }
+        drop(state);
+        self.wake_computer();
+    }
+
     /// Stores the table's setup (claims, rematch) with its game.
     async fn save_setup(&self, setup: &Setup) -> Result<(), WireFault> {
         crate::meta::save(&self.store, self.key, setup).await
+    }
+
+    /// After a restart: the running clock goes on from now with the time
+    /// it had, or the flag falls if it had none left; the flag timer is set.
+    pub(crate) async fn resume_clock(&self) {
+        let mut state = self.state.lock().await;
+        if state.table.outcome().is_some() {
+            if let Some(clock) = &mut state.clock {
+                clock.advance(None, None, now_ms());
+            }
+            return;
+        }
+        let to_act = player_to_act(&state.table);
+        if let Some(clock) = &mut state.clock {
+            clock.restart(to_act, now_ms());
+        }
+        match self.flag_if_fallen(&mut state).await {
+            Ok(true) => {}
+            Ok(false) => self.arm_clock(&state),
+            Err(fault) => {
+                tracing::error!(table = %self.key, kind = %fault.kind, "a flag could not be stored")
+            }
+        }
     }
 
     /// Lets the computer play while one of its seats is to act, thinking

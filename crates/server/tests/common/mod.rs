@@ -161,8 +161,18 @@ impl Client {
         token: &str,
         player: Option<&str>,
     ) -> Result<Client, u16> {
+        Client::connect_to(server.addr, table, token, player).await
+    }
+
+    /// [`Client::connect_as`] a server at `addr`.
+    pub async fn connect_to(
+        addr: SocketAddr,
+        table: &Value,
+        token: &str,
+        player: Option<&str>,
+    ) -> Result<Client, u16> {
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-        let url = format!("ws://{}/api/tables/{table}/ws?token={token}", server.addr);
+        let url = format!("ws://{addr}/api/tables/{table}/ws?token={token}");
         let mut request = url.into_client_request().unwrap();
         if let Some(player) = player {
             request
