@@ -19,6 +19,7 @@ use tabula_store::{GameKey, NewGame, Store};
 use thiserror::Error;
 use tokio::net::TcpListener;
 
+mod assets;
 mod clock;
 mod http;
 mod meta;
@@ -207,6 +208,7 @@ impl App {
             .route("/api/tables/{id}/record", get(http::record))
             .route("/api/tables/{id}/views", get(http::view_at))
             .route("/api/tables/{id}/ws", get(ws::connect))
+            .merge(assets::router())
             .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
             .layer(axum::middleware::from_fn(player::identify))
             .with_state(self.clone())
