@@ -58,9 +58,14 @@ pub struct LoadtestArgs {
     /// The SQLite game store [default: a temporary file, removed afterwards].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// A PostgreSQL game store instead (`postgres://…` or `host=… user=…
+    /// dbname=…`; a build with `--features postgres`); its tables stay in
+    /// the database's `tabula` schema.
+    #[arg(long, value_name = "URL", conflicts_with = "db")]
+    pub database_url: Option<String>,
     /// Group-commit the in-process server's appends (many tables' actions in
     /// one transaction and one fsync; `tabula_store::GroupCommitter`).
-    #[arg(long, conflicts_with = "url")]
+    #[arg(long, conflicts_with_all = ["url", "database_url"])]
     pub group_commit: bool,
     /// Print the report as JSON.
     #[arg(long)]
@@ -108,8 +113,10 @@ pub fn run(args: LoadtestArgs, out: &mut impl Write) -> Result<()> {
     {
         bail!("--duration must be a positive number of seconds");
     }
-    if args.url.is_some() && args.db.is_none() {
-        bail!("--url needs --db, the served game store, to check what was stored");
+    if args.url.is_some() && args.db.is_none() && args.database_url.is_none() {
+        bail!(
+            "--url needs --db or --database-url, the served game store, to check what was stored"
+        );
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -157,25 +164,37 @@ impl Target {
                 (path.clone(), Some(path))
             }
         };
-        let sqlite = SqliteStore::open(&path)
-            .with_context(|| format!("opening the game store {}", path.display()))?;
+        let opened: Arc<dyn Store + Send + Sync> = match &args.database_url {
+            Some(url) => Arc::from(
+                tabula_store::open(None, Some(url)).context("opening the PostgreSQL store")?,
+            ),
+            None => Arc::new(
+                SqliteStore::open(&path)
+                    .with_context(|| format!("opening the game store {}", path.display()))?,
+            ),
+        };
+        let temp = temp.filter(|_| args.database_url.is_none());
         if let Some(url) = &args.url {
             let addr = resolve(url).await?;
             return Ok(Target {
                 addr,
-                store: Arc::new(sqlite),
+                store: opened,
                 in_process: false,
                 stop: None,
                 temp,
             });
         }
         let store: Arc<dyn Store + Send + Sync> = if args.group_commit {
+            drop(opened);
+            let sqlite = SqliteStore::open(&path)
+                .with_context(|| format!("opening the game store {}", path.display()))?;
             Arc::new(GroupCommitter::start(sqlite, 1024).context("starting the group committer")?)
         } else {
-            Arc::new(sqlite)
+            opened
         };
         let limits = Limits {
             open_tables_per_address: usize::MAX,
+            ..Limits::default()
         };
         let app = App::with_limits(Arc::clone(&store), limits);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -596,10 +615,11 @@ async fn drive(args: &LoadtestArgs, target: &Target) -> Result<Report> {
         checked,
         lost,
         mismatched,
-        store: match (&args.url, args.group_commit) {
-            (Some(url), _) => format!("the server at {url}"),
-            (None, true) => "SQLite, group commit".to_owned(),
-            (None, false) => "SQLite".to_owned(),
+        store: match (&args.url, &args.database_url, args.group_commit) {
+            (Some(url), _, _) => format!("the server at {url}"),
+            (None, Some(_), _) => "PostgreSQL".to_owned(),
+            (None, None, true) => "SQLite, group commit".to_owned(),
+            (None, None, false) => "SQLite".to_owned(),
         },
     })
 }

@@ -192,13 +192,14 @@ pub(crate) struct ViewerQuery {
     ply: Option<usize>,
 }
 
-fn viewer(
+async fn viewer(
     app: &App,
     id: i64,
     token: Option<&str>,
 ) -> Result<(std::sync::Arc<crate::LiveTable>, Viewer), HttpError> {
     let table = app
-        .table(GameKey(id))
+        .load_table(GameKey(id))
+        .await
         .ok_or_else(|| HttpError::status(StatusCode::NOT_FOUND, format!("no table {id}")))?;
     let token =
         token.ok_or_else(|| HttpError::status(StatusCode::UNAUTHORIZED, "a token is needed"))?;
@@ -214,7 +215,7 @@ pub(crate) async fn record(
     Path(id): Path<i64>,
     Query(query): Query<ViewerQuery>,
 ) -> Result<Response, HttpError> {
-    let (table, viewer) = viewer(&app, id, query.token.as_deref())?;
+    let (table, viewer) = viewer(&app, id, query.token.as_deref()).await?;
     let text = table.record(viewer).await.map_err(HttpError::fault)?;
     let name = format!(
         "attachment; filename=\"tabula-{}-{id}.txt\"",
@@ -236,7 +237,7 @@ pub(crate) async fn view_at(
     Path(id): Path<i64>,
     Query(query): Query<ViewerQuery>,
 ) -> Result<Response, HttpError> {
-    let (table, viewer) = viewer(&app, id, query.token.as_deref())?;
+    let (table, viewer) = viewer(&app, id, query.token.as_deref()).await?;
     let ply = query
         .ply
         .ok_or_else(|| HttpError::bad("ply", "which ply: ?ply=N"))?;

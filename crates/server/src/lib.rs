@@ -19,6 +19,7 @@ use tabula_store::{GameKey, NewGame, Store};
 use thiserror::Error;
 use tokio::net::TcpListener;
 
+mod assets;
 mod clock;
 mod http;
 mod meta;
@@ -43,23 +44,23 @@ pub const MAX_MESSAGE: usize = 64 * 1024;
 /// The largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
 
-/// How many messages a connection may send in a burst.
-pub const BURST: f64 = 40.0;
-
-/// How many messages a second a connection may send, sustained.
-pub const PER_SECOND: f64 = 20.0;
-
-/// The limits a server enforces besides message size and rate.
+/// The limits a server enforces besides message size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// How many unfinished tables one client address may have created.
     pub open_tables_per_address: usize,
+    /// How many messages a connection may send in a burst.
+    pub message_burst: u32,
+    /// How many messages a second a connection may send, sustained.
+    pub messages_per_second: u32,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             open_tables_per_address: 100,
+            message_burst: 40,
+            messages_per_second: 20,
         }
     }
 }
@@ -207,6 +208,7 @@ impl App {
             .route("/api/tables/{id}/record", get(http::record))
             .route("/api/tables/{id}/views", get(http::view_at))
             .route("/api/tables/{id}/ws", get(ws::connect))
+            .merge(assets::router())
             .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
             .layer(axum::middleware::from_fn(player::identify))
             .with_state(self.clone())

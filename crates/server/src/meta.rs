@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use tabula_store::{GameKey, Store, StoreError};
+use tabula_store::{GameKey, Store, StoreError, StoredGame};
 
 use crate::App;
 use crate::table::{LiveTable, Setup, WireFault, replay};
@@ -59,43 +59,79 @@ impl App {
         .map_err(|e| ResumeError::Worker(e.to_string()))??;
         let mut seated = 0;
         for game in games {
-            let key = game.key;
-            let Some(setup) = game
-                .meta
-                .as_deref()
-                .and_then(|m| serde_json::from_str::<Setup>(m).ok())
-            else {
-                tracing::error!(table = %key, "its stored setup is unreadable");
-                continue;
-            };
-            let (mut table, chance, clock) = match replay(&setup, &game.actions, Some(&game.times))
-            {
-                Ok(replayed) => replayed,
-                Err(fault) => {
-                    tracing::error!(table = %key, error = %fault.message, "not resumed");
-                    continue;
-                }
-            };
-            if let Some(outcome) = game.result {
-                table.restore_ending(outcome);
+            if self.seat_stored(game).await.is_some() {
+                seated += 1;
             }
-            let live = LiveTable::new(
-                key,
-                table,
-                chance,
-                setup,
-                clock,
-                None,
-                Arc::clone(&self.store),
-            );
-            live.resume_clock().await;
-            if let Ok(mut tables) = self.tables.lock() {
-                tables.insert(key, Arc::clone(&live));
-            }
-            live.wake_computer();
-            seated += 1;
         }
         tracing::info!(tables = seated, "tables resumed");
         Ok(seated)
+    }
+
+    /// Seats a stored game with a server setup as a live table (kept if
+    /// another call seated it meanwhile) and lets its computer think.
+    async fn seat_stored(&self, game: StoredGame) -> Option<Arc<LiveTable>> {
+        let key = game.key;
+        let Some(setup) = game
+            .meta
+            .as_deref()
+            .and_then(|m| serde_json::from_str::<Setup>(m).ok())
+        else {
+            tracing::error!(table = %key, "its stored setup is missing or unreadable");
+            return None;
+        };
+        let (mut table, chance, clock) = match replay(&setup, &game.actions, Some(&game.times)) {
+            Ok(replayed) => replayed,
+            Err(fault) => {
+                tracing::error!(table = %key, error = %fault.message, "not resumed");
+                return None;
+            }
+        };
+        if let Some(outcome) = game.result {
+            table.restore_ending(outcome);
+        }
+        let live = LiveTable::new(
+            key,
+            table,
+            chance,
+            setup,
+            clock,
+            None,
+            Arc::clone(&self.store),
+        );
+        live.resume_clock().await;
+        let live = {
+            let mut tables = self.tables.lock().ok()?;
+            Arc::clone(tables.entry(key).or_insert(live))
+        };
+        live.wake_computer();
+        Some(live)
+    }
+
+    /// A table by id: in memory, or read from the store (a table another
+    /// server instance created, or one not resumed yet).
+    pub async fn load_table(&self, key: GameKey) -> Option<Arc<LiveTable>> {
+        if let Some(table) = self.table(key) {
+            return Some(table);
+        }
+        let store = Arc::clone(&self.store);
+        let game = tokio::task::spawn_blocking(move || store.load_game(key))
+            .await
+            .ok()?
+            .ok()?;
+        game.meta.as_ref()?;
+        self.seat_stored(game).await
+    }
+
+    /// Another server instance changed game `key` (a PostgreSQL
+    /// notification, `tabula_store::postgres::Listener`): the live table
+    /// reads it back and tells its connections; a table not live here is
+    /// seated.
+    pub async fn changed_elsewhere(&self, key: GameKey) {
+        match self.table(key) {
+            Some(table) => table.changed_elsewhere().await,
+            None => {
+                self.load_table(key).await;
+            }
+        }
     }
 }

@@ -654,7 +654,15 @@ impl LiveTable {
         let done = state.table.ply();
         let actions: Vec<String> = next.actions().skip(done).map(str::to_owned).collect();
         let outcome = next.outcome().filter(|_| state.table.outcome().is_none());
-        self.persist(done as u64, actions, outcome).await?;
+        if let Err(fault) = self.persist(done as u64, actions, outcome).await {
+            if fault.kind == "stale" {
+                // The store is ahead (another instance): catch up, tell everyone.
+                if let Err(e) = self.reload_locked(state).await {
+                    tracing::error!(table = %self.key, error = %e.message, "reloading failed");
+                }
+            }
+            return Err(fault);
+        }
         state.table = next;
         state.chance = chance;
         let to_act = player_to_act(&state.table);
@@ -785,12 +793,55 @@ impl LiveTable {
         .await;
         match written {
             Ok(Ok(())) => Ok(()),
+            Ok(Err(StoreError::Conflict { .. })) => Err(WireFault::new(
+                "stale",
+                "another server played at this table first: choose again on the fresh view",
+            )),
             Ok(Err(e)) => Err(WireFault::store(&e)),
             Err(e) => Err(WireFault::new(
                 "unavailable",
                 format!("the store's worker failed: {e}"),
             )),
         }
+    }
+
+    /// Reads the table back from the store (its actions, result and setup)
+    /// and announces the change: another server instance moved it.
+    async fn reload_locked(&self, state: &mut State) -> Result<(), WireFault> {
+        let store = Arc::clone(&self.store);
+        let key = self.key;
+        let stored = tokio::task::spawn_blocking(move || store.load_game(key))
+            .await
+            .map_err(|e| WireFault::new("unavailable", format!("the store's worker failed: {e}")))?
+            .map_err(|e| WireFault::store(&e))?;
+        let setup = match stored.meta.as_deref().map(serde_json::from_str::<Setup>) {
+            Some(Ok(setup)) => setup,
+            _ => state.setup.clone(),
+        };
+        let (mut table, chance, clock) = replay(&setup, &stored.actions, Some(&stored.times))?;
+        if let Some(outcome) = stored.result {
+            table.restore_ending(outcome);
+        }
+        state.table = table;
+        state.chance = chance;
+        state.clock = clock;
+        state.setup = setup;
+        state.generation += 1;
+        self.arm_clock(state);
+        let _ = self.changed.send(());
+        Ok(())
+    }
+
+    /// Another server instance changed the game (a PostgreSQL
+    /// notification): read it back, whatever changed (actions, result,
+    /// claims), and let a computer seat to act think.
+    pub async fn changed_elsewhere(&self) {
+        let mut state = self.state.lock().await;
+        if let Err(e) = self.reload_locked(&mut state).await {
+            tracing::error!(table = %self.key, error = %e.message, "reloading failed");
+        }
+        drop(state);
+        self.wake_computer();
     }
 
     /// Stores the table's setup (claims, rematch) with its game.

@@ -20,26 +20,31 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::http::HttpError;
 use crate::player::Presented;
 use crate::table::{LiveTable, Request, WireFault};
-use crate::{App, BURST, MAX_MESSAGE, PER_SECOND};
+use crate::{App, MAX_MESSAGE};
 
-/// A token bucket: [`BURST`] messages at once, refilled at [`PER_SECOND`].
+/// A token bucket: a burst of messages at once, refilled at a rate
+/// ([`crate::Limits`]).
 struct Bucket {
     tokens: f64,
+    burst: f64,
+    rate: f64,
     last: tokio::time::Instant,
 }
 
 impl Bucket {
-    fn new() -> Self {
+    fn new(limits: &crate::Limits) -> Self {
         Bucket {
-            tokens: BURST,
+            tokens: f64::from(limits.message_burst),
+            burst: f64::from(limits.message_burst),
+            rate: f64::from(limits.messages_per_second),
             last: tokio::time::Instant::now(),
         }
     }
 
     fn take(&mut self) -> bool {
         let now = tokio::time::Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * PER_SECOND;
-        self.tokens = (self.tokens + refill).min(BURST);
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(self.burst);
         self.last = now;
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
@@ -103,7 +108,8 @@ pub(crate) async fn connect(
         ));
     }
     let table = app
-        .table(GameKey(id))
+        .load_table(GameKey(id))
+        .await
         .ok_or_else(|| HttpError::status(StatusCode::NOT_FOUND, format!("no table {id}")))?;
     let token = query
         .token
@@ -174,7 +180,7 @@ async fn rematch_message(
 async fn play(mut socket: WebSocket, app: App, table: Arc<LiveTable>, viewer: Viewer) {
     let mut closing = app.closing.subscribe();
     let mut changes = table.subscribe();
-    let mut bucket = Bucket::new();
+    let mut bucket = Bucket::new(&app.limits);
     let mut told_rematch = table.rematch().await.is_some();
     tracing::info!(table = %table.key(), ?viewer, "connected");
     let catalog = table.catalog().await;

@@ -484,6 +484,7 @@ async fn an_action_chosen_on_an_old_view_is_stale() {
 async fn one_address_may_keep_only_so_many_tables_open() {
     let server = start_with(Limits {
         open_tables_per_address: 2,
+        ..Limits::default()
     })
     .await;
     let request = json!({"game": "chess", "seats": ["human", "human"]});

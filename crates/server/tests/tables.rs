@@ -463,7 +463,13 @@ async fn an_oversized_message_closes_the_connection() {
 /// holds every action and chance outcome.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_plays_through_the_websocket() {
-    let server = start().await;
+    // Whole games as fast as the test sends: no rate limit.
+    let server = start_with(tabula_server::Limits {
+        messages_per_second: 100_000,
+        message_burst: 100_000,
+        ..Default::default()
+    })
+    .await;
     let games = [
         ("chess", json!({})),
         ("epoch", json!({})),
@@ -505,9 +511,21 @@ async fn every_game_plays_through_the_websocket() {
             assert!(views[0]["moves"][0].get("player").is_none(), "{game}");
             assert_eq!(views[0]["to_act"]["kind"], "player", "{game}");
         }
-        for turn in 0..40 {
+        // To the end: by the rules within 300 decisions, else (Covenant's
+        // random games hardly end) the seat to act resigns.
+        for turn in 0..=300 {
             let ply = views[0]["ply"].as_u64().unwrap();
             if views[0]["to_act"]["kind"] == "over" {
+                break;
+            }
+            if turn == 300 {
+                let acting = views[0]["to_act"]["player"].as_u64().unwrap() as usize;
+                clients[acting]
+                    .send(json!({"type": "table", "action": "resign"}))
+                    .await;
+                for (i, client) in clients.iter_mut().enumerate() {
+                    views[i] = client.view().await;
+                }
                 break;
             }
             let acting = views[0]["to_act"]["player"].as_u64().unwrap() as usize;
@@ -526,7 +544,9 @@ async fn every_game_plays_through_the_websocket() {
             let seen = views[0]["ply"].clone();
             assert!(views.iter().all(|v| v["ply"] == seen), "{game}");
         }
+        assert_eq!(views[0]["to_act"]["kind"], "over", "{game}");
         let stored = server.store.load_game(key(&created)).unwrap();
+        assert!(stored.result.is_some(), "{game}: the result is stored");
         let ply = views[0]["ply"].as_u64().unwrap();
         assert!(ply >= 10, "{game} stopped at ply {ply}");
         assert_eq!(stored.actions.len() as u64, ply, "{game}");
@@ -617,7 +637,13 @@ async fn a_flood_of_messages_is_slowed_down() {
 /// the server adds nothing of the other seat's hand or deck.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lytharia_views_are_the_tables_views_for_each_viewer() {
-    let server = start().await;
+    // A whole game as fast as the test can send: no rate limit.
+    let server = start_with(tabula_server::Limits {
+        messages_per_second: 100_000,
+        message_burst: 100_000,
+        ..Default::default()
+    })
+    .await;
     let created = create(
         &server,
         json!({"game": "lytharia", "seats": ["human", "human"], "seed": 21}),
@@ -638,7 +664,7 @@ async fn lytharia_views_are_the_tables_views_for_each_viewer() {
     for (i, client) in clients.iter_mut().enumerate() {
         received[i].push(client.view().await);
     }
-    for turn in 0..30 {
+    for turn in 0..2000 {
         let latest = received[2].last().unwrap().clone();
         if latest["to_act"]["kind"] == "over" {
             break;
@@ -677,9 +703,65 @@ async fn lytharia_views_are_the_tables_views_for_each_viewer() {
         assert!(views.len() > 10);
         for view in views {
             let ply = view["ply"].as_u64().unwrap();
-            assert_eq!(view, &expected[i][&ply], "viewer {i} at ply {ply}");
+            // The server adds its own table actions (a rematch once over).
+            let mut view = view.clone();
+            let server_actions = view["table_actions"].take();
+            let mut want = expected[i][&ply].clone();
+            let table_actions = want["table_actions"].take();
+            assert_eq!(view, want, "viewer {i} at ply {ply}");
+            if view["outcome"].is_null() {
+                assert_eq!(server_actions, table_actions, "viewer {i} at ply {ply}");
+            }
         }
     }
     // And seats never see each other's legal actions.
     assert!(received[2].iter().all(|v| v["legal"] == json!([])));
+    assert_eq!(
+        received[2].last().unwrap()["to_act"]["kind"],
+        "over",
+        "a whole game"
+    );
+
+    // Read directly: no message to Player 1 or the spectator names a card of
+    // Player 2's hand or deck (only how many), while Player 2's own messages
+    // do name its hand; and the other way round.
+    let named = |view: &Value, owner: u64, zone: &str| -> usize {
+        view["zones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|z| z["owner"] == owner && z["zone"] == zone)
+            .map(|z| z["items"].as_array().unwrap().len())
+            .sum()
+    };
+    for (i, views) in received.iter().enumerate() {
+        for view in views {
+            for other in [0u64, 1] {
+                if i as u64 == other {
+                    continue;
+                }
+                assert_eq!(
+                    named(view, other, "hand"),
+                    0,
+                    "viewer {i} sees seat {other}'s hand"
+                );
+                assert_eq!(
+                    named(view, other, "deck"),
+                    0,
+                    "viewer {i} sees seat {other}'s deck"
+                );
+            }
+            assert_eq!(
+                named(view, i as u64, "deck"),
+                0,
+                "nobody sees a deck's order"
+            );
+        }
+    }
+    for (seat, views) in received.iter().take(2).enumerate() {
+        assert!(
+            views.iter().any(|v| named(v, seat as u64, "hand") > 0),
+            "seat {seat} sees its own hand"
+        );
+    }
 }
