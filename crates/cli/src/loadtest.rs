@@ -122,7 +122,20 @@ pub fn run(args: LoadtestArgs, out: &mut impl Write) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    let report = runtime.block_on(load(&args))?;
+    // The stores are opened and dropped outside the runtime: PostgreSQL's
+    // synchronous client runs a runtime of its own.
+    let (store, temp) = open_store(&args)?;
+    let report = runtime.block_on(load(&args, Arc::clone(&store)));
+    drop(runtime);
+    drop(store);
+    if let Some(path) = temp {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = path.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+    }
+    let report = report?;
     if args.json {
         writeln!(out, "{}", report.to_json())?;
     } else {
@@ -147,51 +160,56 @@ struct Target {
         tokio::sync::oneshot::Sender<()>,
         tokio::task::JoinHandle<()>,
     )>,
-    temp: Option<PathBuf>,
+}
+
+/// The game store the run checks (and, in process, serves from), and the
+/// temporary file to remove afterwards.
+#[allow(clippy::type_complexity)]
+fn open_store(args: &LoadtestArgs) -> Result<(Arc<dyn Store + Send + Sync>, Option<PathBuf>)> {
+    let (path, temp) = match &args.db {
+        Some(path) => (path.clone(), None),
+        None => {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            let path = std::env::temp_dir()
+                .join(format!("tabula-loadtest-{}-{nanos}.db", std::process::id()));
+            (path.clone(), Some(path))
+        }
+    };
+    let opened: Arc<dyn Store + Send + Sync> = match &args.database_url {
+        Some(url) => {
+            Arc::from(tabula_store::open(None, Some(url)).context("opening the PostgreSQL store")?)
+        }
+        None => Arc::new(
+            SqliteStore::open(&path)
+                .with_context(|| format!("opening the game store {}", path.display()))?,
+        ),
+    };
+    let temp = temp.filter(|_| args.database_url.is_none());
+    let store: Arc<dyn Store + Send + Sync> = if args.group_commit {
+        drop(opened);
+        let sqlite = SqliteStore::open(&path)
+            .with_context(|| format!("opening the game store {}", path.display()))?;
+        Arc::new(GroupCommitter::start(sqlite, 1024).context("starting the group committer")?)
+    } else {
+        opened
+    };
+    Ok((store, temp))
 }
 
 impl Target {
-    async fn start(args: &LoadtestArgs) -> Result<Target> {
-        let (path, temp) = match &args.db {
-            Some(path) => (path.clone(), None),
-            None => {
-                let nanos = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos())
-                    .unwrap_or(0);
-                let path = std::env::temp_dir()
-                    .join(format!("tabula-loadtest-{}-{nanos}.db", std::process::id()));
-                (path.clone(), Some(path))
-            }
-        };
-        let opened: Arc<dyn Store + Send + Sync> = match &args.database_url {
-            Some(url) => Arc::from(
-                tabula_store::open(None, Some(url)).context("opening the PostgreSQL store")?,
-            ),
-            None => Arc::new(
-                SqliteStore::open(&path)
-                    .with_context(|| format!("opening the game store {}", path.display()))?,
-            ),
-        };
-        let temp = temp.filter(|_| args.database_url.is_none());
+    async fn start(args: &LoadtestArgs, store: Arc<dyn Store + Send + Sync>) -> Result<Target> {
         if let Some(url) = &args.url {
             let addr = resolve(url).await?;
             return Ok(Target {
                 addr,
-                store: opened,
+                store,
                 in_process: false,
                 stop: None,
-                temp,
             });
         }
-        let store: Arc<dyn Store + Send + Sync> = if args.group_commit {
-            drop(opened);
-            let sqlite = SqliteStore::open(&path)
-                .with_context(|| format!("opening the game store {}", path.display()))?;
-            Arc::new(GroupCommitter::start(sqlite, 1024).context("starting the group committer")?)
-        } else {
-            opened
-        };
         let limits = Limits {
             open_tables_per_address: usize::MAX,
             ..Limits::default()
@@ -216,7 +234,6 @@ impl Target {
             store,
             in_process: true,
             stop: Some((stop, done)),
-            temp,
         })
     }
 
@@ -224,14 +241,6 @@ impl Target {
         if let Some((stop, done)) = self.stop.take() {
             let _ = stop.send(());
             let _ = done.await;
-        }
-        drop(self.store);
-        if let Some(path) = self.temp {
-            for suffix in ["", "-wal", "-shm"] {
-                let mut name = path.clone().into_os_string();
-                name.push(suffix);
-                let _ = std::fs::remove_file(name);
-            }
         }
     }
 }
@@ -433,8 +442,8 @@ struct Report {
     store: String,
 }
 
-async fn load(args: &LoadtestArgs) -> Result<Report> {
-    let target = Target::start(args).await?;
+async fn load(args: &LoadtestArgs, store: Arc<dyn Store + Send + Sync>) -> Result<Report> {
+    let target = Target::start(args, store).await?;
     let result = drive(args, &target).await;
     target.finish().await;
     result
