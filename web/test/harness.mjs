@@ -100,6 +100,8 @@ export async function plyAfter(page, before) {
  */
 export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {}) {
   const before = await ply(page);
+  const sent = async () => Number((await page.getAttribute('body', 'data-sent')) || 0);
+  const sentBefore = await sent();
   const clicked = [];
   const finish = async () => {
     if (await page.locator('#picker:not([hidden]) button').count()) {
@@ -148,7 +150,7 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
   }
   // If the clicks only selected (a piece with a one-click menu), use the menu.
   const selected = (await page.locator('#board .hl.selected, #zones [aria-pressed="true"]').count()) > 0;
-  if (selected && (await ply(page)) === before && (await page.locator('#controls button').count()) && clicked.length === 1) {
+  if (selected && (await sent()) === sentBefore && (await page.locator('#controls button').count()) && clicked.length === 1) {
     const b = page.locator('#controls button').nth(0);
     clicked.push(`button ${await b.textContent()}`);
     await b.click();

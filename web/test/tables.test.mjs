@@ -160,6 +160,11 @@ test('a phone-sized table page', async () => {
   const box = await p.page.locator('#board svg').boundingBox();
   assert.ok(box && box.width >= 300, 'the board fills the screen width');
   await shot(p.page, 'phone-chess');
+  await p.page.goto(`${server.url}/`);
+  await p.page.waitForSelector('body[data-ready]');
+  const lobbyWidth = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(lobbyWidth <= 360, `the lobby fits too (${lobbyWidth}px)`);
+  await shot(p.page, 'phone-lobby');
   await p.context.close();
 });
 

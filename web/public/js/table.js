@@ -232,7 +232,11 @@ function lastCells(/** @type {any} */ view) {
 }
 
 function send(/** @type {Conn} */ c, /** @type {any} */ message) {
-  if (c.ws && c.ws.readyState === WebSocket.OPEN) c.ws.send(JSON.stringify(message));
+  if (c.ws && c.ws.readyState === WebSocket.OPEN) {
+    c.ws.send(JSON.stringify(message));
+    // How many messages this page sent: tests wait on it.
+    document.body.dataset.sent = String(Number(document.body.dataset.sent || 0) + 1);
+  }
 }
 
 function act(/** @type {G.Entry} */ entry) {
@@ -487,6 +491,7 @@ function render() {
   $('title').textContent = `${catalog.title}, table ${tableId}`;
   /** @type {HTMLAnchorElement} */ ($('rules-link')).href = `/rules/${view.game}`;
   $('status').textContent = past ? `After move ${past.ply}` : status(view);
+  $('status').classList.toggle('over', !!view.outcome && !past);
   drawSeats(c, view);
   // For tests and styles: whose turn it is on this screen.
   document.body.dataset.turn = legalNow().length > 0 ? 'mine' : view.outcome ? 'over' : 'wait';
