@@ -104,6 +104,21 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
       art.append(badge(18, 16, '?', '#555', 'face down'));
     }
     decorate(art, piece);
+    if (view.game === 'lytharia' && !ROLES.has(piece.piece)) {
+      // A troop whose card this viewer knows: a short name and its Att/Def.
+      const kind = (catalog.pieces || []).find((/** @type {any} */ k) => k.id === piece.piece);
+      if (kind) {
+        const word = kind.name.split(/[\s,]+/).filter(Boolean).pop() || kind.name;
+        const name = svg('text', { x: 50, y: 11, 'text-anchor': 'middle', 'font-size': 12, class: 'troop-name' });
+        name.textContent = word.slice(0, 11);
+        art.append(name);
+        if (kind.stats && kind.stats.att !== undefined) {
+          const stats = svg('text', { x: 50, y: 99, 'text-anchor': 'middle', 'font-size': 12, class: 'troop-stats' });
+          stats.textContent = `${kind.stats.att}/${kind.stats.def}`;
+          art.append(stats);
+        }
+      }
+    }
     if (catalog.board.shape === 'hexes') art.setAttribute('transform', 'translate(17 17) scale(0.66)');
     g.append(art);
   }

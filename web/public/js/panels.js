@@ -67,7 +67,10 @@ const WARRIOR_PHASES = {
 function warrior(/** @type {any} */ view) {
   const phase = view.board.phase;
   if (view.outcome) return [];
-  return [el('p', `Phase: ${phase}. ${WARRIOR_PHASES[phase] || ''}`, 'waiting')];
+  const t = view.to_act;
+  const seat = t.kind === 'player' ? view.seats.find((/** @type {any} */ s) => s.player === t.player) : null;
+  const mine = view.legal.length > 0;
+  return [el('p', `${seat ? `${seat.name}'s` : 'The'} phase: ${phase}.${mine ? ` ${WARRIOR_PHASES[phase] || ''}` : ''}`, 'waiting')];
 }
 
 function covenant(/** @type {any} */ catalog, /** @type {any} */ view, /** @type {string|null} */ hover) {
