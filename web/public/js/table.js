@@ -615,6 +615,12 @@ function main() {
       picking = null;
       render();
     }
+    // Arrow keys step through the history, unless a control has the focus.
+    const onControl = document.activeElement && ['INPUT', 'SELECT', 'TEXTAREA'].includes(document.activeElement.tagName);
+    if (!onControl && shown && shown.view && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+      const at = past ? past.ply : shown.view.ply;
+      stepTo(at + (e.key === 'ArrowLeft' ? -1 : 1));
+    }
   });
 }
 
