@@ -104,7 +104,7 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
   const sentBefore = await sent();
   const clicked = [];
   const finish = async () => {
-    if (await page.locator('#picker:not([hidden]) button').count()) {
+    if ((await sent()) === sentBefore && (await page.locator('#picker:not([hidden]) button').count())) {
       const b = page.locator('#picker:not([hidden]) button').nth(0);
       clicked.push(`choice ${await b.textContent()}`);
       await b.click();
@@ -120,7 +120,8 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
     clicked.push(await s.getAttribute('data-cell'));
     await s.click();
     const t = await targets();
-    if (await t.count()) {
+    // A one-click action was sent: the next view's highlights are not ours.
+    if ((await sent()) === sentBefore && (await t.count())) {
       clicked.push(await t.nth(0).getAttribute('data-cell'));
       await t.nth(0).click();
     }
@@ -130,7 +131,7 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
     clicked.push(`item ${await it.getAttribute('data-item')}`);
     await it.click();
     const t = await targets();
-    if (await t.count()) {
+    if ((await sent()) === sentBefore && (await t.count())) {
       clicked.push(await t.nth(0).getAttribute('data-cell'));
       await t.nth(0).click();
     }
