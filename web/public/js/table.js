@@ -74,7 +74,7 @@ function connect(/** @type {Conn} */ c) {
   });
   ws.addEventListener('close', () => {
     c.open = false;
-    if (!c.view) $('status').textContent = 'This link opens no seat at this table, or the table is gone.';
+    if (!c.view) $('status').textContent = 'This link opens no seat here: another player may have taken the seat, or the table is gone.';
     else $('fault').textContent = 'The connection to the server closed: reload the page to reconnect.';
   });
 }
@@ -487,7 +487,8 @@ function render() {
   if (!c || !c.view || !c.catalog) return;
   const view = past ? past.view : c.view;
   const catalog = c.catalog;
-  document.title = `${catalog.title}: table ${tableId}`;
+  // A tab in the background says when it is this screen's turn.
+  document.title = `${legalNow().length ? '● Your move: ' : ''}${catalog.title}, table ${tableId}`;
   $('title').textContent = `${catalog.title}, table ${tableId}`;
   /** @type {HTMLAnchorElement} */ ($('rules-link')).href = `/rules/${view.game}`;
   $('status').textContent = past ? `After move ${past.ply}` : status(view);
