@@ -339,3 +339,21 @@ test('hotseat Lytharia: the board is hidden between the two players', async () =
   assert.ok(passes > 0, 'the device was passed');
   await context.close();
 });
+
+test('the page is served with its content types, revalidated by ETag', async () => {
+  const get = (path, headers = {}) => fetch(`${server.url}${path}`, { headers });
+  for (const [path, type] of [['/', 'text/html'], ['/t/1', 'text/html'], ['/rules/epoch', 'text/html'],
+    ['/rules/epoch.md', 'text/markdown'], ['/static/js/table.js', 'text/javascript'], ['/static/app.css', 'text/css'],
+    ['/static/favicon.svg', 'image/svg+xml'], ['/static/guide/chess.md', 'text/markdown']]) {
+    const r = await get(path);
+    assert.equal(r.status, 200, path);
+    assert.ok(r.headers.get('content-type').startsWith(type), `${path}: ${r.headers.get('content-type')}`);
+    assert.equal(r.headers.get('cache-control'), 'no-cache', path);
+  }
+  const first = await get('/static/app.css');
+  const again = await get('/static/app.css', { 'if-none-match': first.headers.get('etag') });
+  assert.equal(again.status, 304);
+  for (const path of ['/static/nope.js', '/static/index.html', '/rules/go', '/static/..%2f..%2fCargo.toml']) {
+    assert.equal((await get(path)).status, 404, path);
+  }
+});
