@@ -9,9 +9,10 @@ use tabula_core::GameId;
 #[derive(Debug, Parser)]
 #[command(name = "tabula", version, about, long_about = None)]
 pub struct Cli {
-    /// What to do.
+    /// What to do; without one, `serve` on its defaults (so `cargo run
+    /// --release` from the repository root starts the server).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The subcommands.
@@ -134,7 +135,7 @@ pub enum Command {
         #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
         addr: std::net::SocketAddr,
         #[command(flatten)]
-        db: DbArgs,
+        store: ServeStoreArgs,
     },
     /// Game records: replay a record file, import it into the database, export a stored game.
     Record {
@@ -191,6 +192,41 @@ pub struct DbArgs {
     /// The game store, an SQLite file (`play` and `record import` create it).
     #[arg(long = "db", env = "TABULA_DB", default_value = DEFAULT_DB, value_name = "PATH")]
     pub path: PathBuf,
+}
+
+/// The server's game store: `--database-url URL` or `--db PATH` (not
+/// both), else `$TABULA_DATABASE_URL`, else `$TABULA_DB`, else the SQLite
+/// file in the per-user data directory. The variables are read by hand, not
+/// by clap, so that a flag always beats a variable: `TABULA_DB` set for
+/// `tabula play` does not stop `--database-url` (clap would call the two a
+/// conflict).
+#[derive(Debug, Args)]
+pub struct ServeStoreArgs {
+    /// The game store, an SQLite file, created if missing [env: TABULA_DB]
+    /// [default: tabula/tabula.db in the user's data directory, e.g.
+    /// ~/.local/share].
+    #[arg(long = "db", value_name = "PATH")]
+    pub path: Option<PathBuf>,
+    /// A PostgreSQL database instead (`postgres://USER:PASSWORD@HOST/DBNAME`
+    /// or `host=... user=... dbname=...`), which several servers may share;
+    /// needs a build with `--features postgres` [env: TABULA_DATABASE_URL].
+    #[arg(long, value_name = "URL", conflicts_with = "path")]
+    pub database_url: Option<String>,
+}
+
+impl ServeStoreArgs {
+    /// The SQLite path and PostgreSQL URL to open, at most one of them set.
+    pub fn resolve(&self) -> (Option<PathBuf>, Option<String>) {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        match (&self.path, &self.database_url) {
+            (Some(path), _) => (Some(path.clone()), None),
+            (None, Some(url)) => (None, Some(url.clone())),
+            (None, None) => match var("TABULA_DATABASE_URL") {
+                Some(url) => (None, Some(url)),
+                None => (var("TABULA_DB").map(PathBuf::from), None),
+            },
+        }
+    }
 }
 
 /// Which notation `moves` prints.

@@ -1,17 +1,18 @@
-//! `tabula serve`: the game server (crates/server) on an SQLite store,
-//! until Ctrl-C or SIGTERM.
+//! `tabula serve`: the game server (crates/server) on an SQLite or
+//! PostgreSQL store, until Ctrl-C or SIGTERM.
 
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use tabula_server::App;
 
-/// Opens (creating) the store at `db`, listens on `addr`, prints the URL and
-/// serves until told to stop.
-pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
+use crate::args::ServeStoreArgs;
+
+/// Opens (creating) the store `args` names, listens on `addr`, prints the
+/// URL and serves until told to stop.
+pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -22,7 +23,12 @@ pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
         .with_ansi(std::io::stderr().is_terminal())
         .try_init()
         .ok();
-    let store = crate::record::open(db, true)?;
+    let (db, url) = args.resolve();
+    let (db, url) = (db.as_deref(), url.as_deref());
+    let location = tabula_store::describe(db, url);
+    let store: Arc<dyn tabula_store::Store + Send + Sync> = tabula_store::open(db, url)
+        .with_context(|| format!("opening the game store {location}"))?
+        .into();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -32,18 +38,18 @@ pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
             .await
             .with_context(|| format!("listening on {addr}"))?;
         let bound = listener.local_addr()?;
+        let stop = stop_signal();
+        let app = App::new(store);
+        let resumed = app.resume().await.context("resuming the stored tables")?;
         writeln!(
             out,
-            "tabula serves on http://{bound}/ (game store {})",
-            db.display()
+            "tabula serves on http://{bound}/ (game store {location})"
         )?;
-        out.flush()?;
-        let app = App::new(Arc::new(store));
-        let resumed = app.resume().await.context("resuming the stored tables")?;
         if resumed > 0 {
             writeln!(out, "{resumed} tables resumed")?;
         }
-        tabula_server::serve(listener, app, stop_signal())
+        out.flush()?;
+        tabula_server::serve(listener, app, stop)
             .await
             .context("serving")?;
         writeln!(out, "stopped")?;
@@ -51,26 +57,42 @@ pub fn run(addr: SocketAddr, db: &Path, out: &mut impl Write) -> Result<()> {
     })
 }
 
-/// Ctrl-C, or SIGTERM on Unix.
-async fn stop_signal() {
-    let ctrl_c = async {
+/// Ctrl-C, or SIGTERM on Unix. The handlers are installed when this is
+/// called, not when the future is first polled, so a signal that comes
+/// right after the URL is printed stops the server cleanly.
+fn stop_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    #[cfg(unix)]
+    let mut interrupt =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
+    async move {
+        #[cfg(unix)]
+        {
+            let term = async {
+                match term.as_mut() {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            let interrupt = async {
+                match interrupt.as_mut() {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                _ = term => {}
+                _ = interrupt => {}
+            }
+        }
+        #[cfg(not(unix))]
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
     }
 }

@@ -778,6 +778,64 @@ fn serve_prints_its_url_serves_and_stops_on_sigterm() {
 }
 
 #[test]
+fn serve_without_a_database_creates_one_in_the_users_data_directory() {
+    use std::io::{BufRead, BufReader};
+
+    let data = std::env::temp_dir().join(format!("tabula-cli-xdg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("XDG_DATA_HOME", &data)
+        .env_remove("TABULA_DB")
+        .env_remove("TABULA_DATABASE_URL")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tabula binary runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert!(child.wait().unwrap().success());
+    assert_eq!(lines.next().unwrap().unwrap(), "stopped");
+    let db = data.join("tabula").join("tabula.db");
+    assert!(
+        first.ends_with(&format!("(game store {})", db.display())),
+        "{first}"
+    );
+    assert!(db.exists(), "{} was not created", db.display());
+    let list = tabula(&["record", "list", "--db", db.to_str().unwrap()]);
+    assert!(list.status.success(), "{}", stderr(&list));
+    let _ = std::fs::remove_dir_all(data);
+}
+
+#[test]
+fn serve_takes_one_database_and_never_prints_its_password() {
+    let o = tabula(&["serve", "--db", "a.db", "--database-url", "postgres://x/y"]);
+    assert_bad_input(&o, "cannot be used with");
+    // `TABULA_DB` is set (by `tabula`): the flag wins over the variable.
+    // Nothing listens on port 1, so with the `postgres` feature the
+    // connection fails; without it the error says how to build.
+    let url = "host=127.0.0.1 port=1 user=ada password=s3cret dbname=games connect_timeout=2";
+    let o = tabula(&["serve", "--addr", "127.0.0.1:0", "--database-url", url]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(!err.contains("s3cret"), "{err}");
+    if cfg!(feature = "postgres") {
+        assert!(
+            err.contains("PostgreSQL database games on 127.0.0.1:1"),
+            "{err}"
+        );
+    } else {
+        assert!(err.contains("--features postgres"), "{err}");
+    }
+}
+
+#[test]
 fn serve_refuses_a_bad_address() {
     let o = tabula(&["serve", "--addr", "nowhere"]);
     assert_bad_input(&o, "--addr");

@@ -241,3 +241,31 @@ async fn a_killed_server_resumes_every_table() {
     second.kill();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `cargo run --release` from the repository root runs `tabula` with no
+/// command: that starts the server on its default address.
+#[test]
+fn tabula_alone_serves() {
+    let dir = std::env::temp_dir().join(format!("tabula-bare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .env("TABULA_DB", dir.join("games.db"))
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut serving = Serving {
+        child,
+        addr: "0.0.0.0:0".parse().unwrap(),
+        lines: None,
+    };
+    let mut lines = BufReader::new(serving.child.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("a line").unwrap();
+    serving.kill();
+    assert!(
+        first.starts_with("tabula serves on http://127.0.0.1:8080/"),
+        "{first} (is port 8080 taken?)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

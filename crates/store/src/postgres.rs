@@ -201,6 +201,38 @@ impl PgStore {
             .map_err(db)
     }
 
+    /// The database and hosts a connection string names, for a log line
+    /// (never its user or password).
+    pub fn describe_url(url: &str) -> String {
+        let Ok(config) = url.parse::<postgres::Config>() else {
+            return "PostgreSQL (an unreadable URL)".to_owned();
+        };
+        // One port serves every host; none means the default.
+        let ports = config.get_ports();
+        let port = |i: usize| match ports {
+            [one] => *one,
+            _ => ports.get(i).copied().unwrap_or(5432),
+        };
+        let hosts: Vec<String> = config
+            .get_hosts()
+            .iter()
+            .enumerate()
+            .map(|(i, host)| match host {
+                postgres::config::Host::Tcp(name) => format!("{name}:{}", port(i)),
+                #[cfg(unix)]
+                postgres::config::Host::Unix(dir) => dir.display().to_string(),
+            })
+            .collect();
+        let mut text = format!(
+            "PostgreSQL database {}",
+            config.get_dbname().unwrap_or("(the user's)")
+        );
+        if !hosts.is_empty() {
+            text.push_str(&format!(" on {}", hosts.join(",")));
+        }
+        text
+    }
+
     fn conn(&self) -> MutexGuard<'_, Conn> {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
