@@ -357,3 +357,22 @@ test('the page is served with its content types, revalidated by ETag', async () 
     assert.equal((await get(path)).status, 404, path);
   }
 });
+
+// Chess only: a clicked Skirmish game runs a minute and a half, too long for CI.
+for (const game of ['chess']) {
+  test(`${game}: a whole game against the computer, clicked to its end`, async () => {
+    const created = await createTable(server.url, { game, seats: ['human', 'computer:easy'], seed: 9 });
+    const p = await openSeat(server.url, created.table, created.seats[0].link_token);
+    const page = p.page;
+    for (let i = 0; i < 600; i++) {
+      await page.waitForFunction(() => document.body.dataset.turn !== 'wait', null, { timeout: 30000 });
+      if ((await page.getAttribute('body', 'data-turn')) === 'over') break;
+      await clickSomething(page, { pick: i * 7 });
+    }
+    assert.equal(await page.getAttribute('body', 'data-turn'), 'over', 'the game ended');
+    const status = await page.textContent('#status.over');
+    assert.match(status, /wins|draw/i, `the result in words: ${status}`);
+    await shot(page, `${game}-over`);
+    await p.context.close();
+  });
+}
