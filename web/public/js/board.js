@@ -9,7 +9,7 @@ import { drawPiece, pieceName, svg } from './pieces.js';
  * @typedef {{
  *   catalog: any, view: any, flip: boolean,
  *   selected: string|null, targets: Set<string>, touched: Set<string>,
- *   last: Set<string>, clickable: Set<string>, readOnly: boolean,
+ *   last: Set<string>, check?: Set<string>, clickable: Set<string>, readOnly: boolean,
  *   onCell: (cell: string) => void, onHover: (cell: string|null) => void,
  * }} BoardInput
  */
@@ -91,6 +91,7 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
   const g = svg('g', { transform, 'data-cell': cell, class: 'cell' });
   background(g);
   if (input.last.has(cell)) g.append(outline('last'));
+  if (input.check && input.check.has(cell)) g.append(outline('check'));
   if (input.selected === cell) g.append(outline('selected'));
   // Always there, shown by the `touched` class while a target is hovered.
   g.append(outline('touch-ring'));

@@ -231,6 +231,15 @@ function lastCells(/** @type {any} */ view) {
   return out;
 }
 
+/** The King (or Pope) the last action put in check, from its `check` event. */
+function checkedKings(/** @type {any} */ view) {
+  const out = new Set();
+  for (const e of (view.last && view.last.events) || []) {
+    if ((e.kind === 'check' || e.kind === 'end') && e.data && typeof e.data.king === 'string') out.add(e.data.king);
+  }
+  return out;
+}
+
 function send(/** @type {Conn} */ c, /** @type {any} */ message) {
   if (c.ws && c.ws.readyState === WebSocket.OPEN) {
     c.ws.send(JSON.stringify(message));
@@ -512,7 +521,7 @@ function render() {
     const board = drawBoard({
       catalog, view, flip: defaultFlip(catalog, view) !== userFlip,
       selected: sel && sel.place.at === 'cell' ? sel.place.cell : null,
-      targets: sel ? sel.targets : new Set(), touched, last: lastCells(view),
+      targets: sel ? sel.targets : new Set(), touched, last: lastCells(view), check: checkedKings(view),
       clickable: G.clickable(legal), readOnly: !!past || legal.length === 0,
       onCell, onHover,
     });
