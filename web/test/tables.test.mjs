@@ -159,6 +159,10 @@ test('a phone-sized table page', async () => {
   assert.ok(width <= 360, `no sideways scrolling (${width}px)`);
   const box = await p.page.locator('#board svg').boundingBox();
   assert.ok(box && box.width >= 300, 'the board fills the screen width');
+  // Every control and every cell has an accessible name.
+  const unnamed = await p.page.$$eval('button, select, input, a, [role="button"], #board [data-cell]', (els) =>
+    els.filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim() || (e.id && document.querySelector(`label[for="${e.id}"]`)))).length);
+  assert.equal(unnamed, 0, 'no control without a name');
   await shot(p.page, 'phone-chess');
   await p.page.goto(`${server.url}/`);
   await p.page.waitForSelector('body[data-ready]');
