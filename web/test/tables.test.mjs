@@ -130,6 +130,8 @@ test('Skirmish shows the odds of a capture before it is made', async () => {
   await page.goto(`${server.url}/t/${created.table}#t=${tokens}`);
   await tableReady(page);
   const move = async (from, to) => {
+    // Hotseat: wait until the seat to move is the one shown.
+    await page.waitForSelector(`#board [data-cell="${from}"].active`);
     const before = await ply(page);
     await page.click(`#board [data-cell="${from}"]`);
     await page.click(`#board [data-cell="${to}"]`);
@@ -330,6 +332,8 @@ test('hotseat Lytharia: the board is hidden between the two players', async () =
   await tableReady(page);
   let passes = 0;
   for (let i = 0; i < 12; i++) {
+    // Both seats' views must be in: the next seat's shows the pass screen.
+    await page.waitForFunction(() => !document.getElementById('pass').hidden || document.body.dataset.turn === 'mine');
     if (await page.isVisible('#pass')) {
       passes++;
       // While the device passes, neither side's board or hand is on the screen.
