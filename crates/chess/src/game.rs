@@ -367,6 +367,25 @@ impl Game for Chess {
         Seating::two_players()
     }
 
+    /// FIDE Laws 6.9: the player whose flag falls loses, unless the opponent
+    /// cannot checkmate by any series of legal moves: then it is a draw.
+    /// Counted as unable: a lone King, and every position dead by material.
+    fn timeout_outcome(&self, player: Player) -> Outcome {
+        let flagged = if player.index() == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let opponent = !flagged;
+        let board = self.position.board();
+        let lone_king = board.by_color(opponent) == (board.by_color(opponent) & board.kings());
+        if lone_king || self.position.is_insufficient_material() {
+            Outcome::draw(EndReason::Timeout)
+        } else {
+            Outcome::win(team(opponent), EndReason::Timeout)
+        }
+    }
+
     fn to_act(&self) -> ToAct {
         match self.outcome {
             Some(outcome) => ToAct::Over { outcome },

@@ -697,3 +697,32 @@ fn a_draw_may_be_agreed() {
     // FIDE Laws 9.1; checked when the tests compile.
     const { assert!(Chess::DRAW_BY_AGREEMENT) };
 }
+
+/// FIDE Laws 6.9: the flag loses, unless the opponent cannot checkmate by
+/// any series of legal moves.
+#[test]
+fn running_out_of_time_loses_unless_the_opponent_cannot_mate() {
+    use tabula_core::{EndReason, Outcome, Team};
+    let queen = game("7k/8/8/8/8/8/8/KQ6 w - - 0 1");
+    assert_eq!(
+        queen.timeout_outcome(Player(1)),
+        Outcome::win(Team(0), EndReason::Timeout)
+    );
+    assert_eq!(
+        queen.timeout_outcome(Player(0)),
+        Outcome::draw(EndReason::Timeout),
+        "a lone King cannot mate"
+    );
+    // A pawn can become a queen: the side with it can still mate.
+    let pawn = game("7k/7p/8/8/8/8/8/KR6 w - - 0 1");
+    assert_eq!(
+        pawn.timeout_outcome(Player(0)),
+        Outcome::win(Team(1), EndReason::Timeout)
+    );
+    // King and knight against a bare King: dead, whoever flags.
+    let knight = game("7k/8/8/8/8/8/8/KN6 w - - 0 1");
+    assert_eq!(
+        knight.timeout_outcome(Player(1)),
+        Outcome::draw(EndReason::Timeout)
+    );
+}

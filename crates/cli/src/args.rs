@@ -9,9 +9,10 @@ use tabula_core::GameId;
 #[derive(Debug, Parser)]
 #[command(name = "tabula", version, about, long_about = None)]
 pub struct Cli {
-    /// What to do.
+    /// What to do; without one, `serve` on its defaults (so `cargo run
+    /// --release` from the repository root starts the server).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The subcommands.

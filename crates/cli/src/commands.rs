@@ -12,7 +12,14 @@ use crate::args::{Cli, Command, GameArgs, Notation};
 
 /// Runs one subcommand, writing its data to `out`.
 pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
-    match cli.command {
+    let command = cli.command.unwrap_or_else(|| Command::Serve {
+        addr: std::net::SocketAddr::from(([127, 0, 0, 1], 8080)),
+        store: crate::args::ServeStoreArgs {
+            path: None,
+            database_url: None,
+        },
+    });
+    match command {
         Command::Games { json } => games(json, out),
         Command::Cards { search, json } => cards(search.as_deref(), json, out),
         Command::New { game, json } => {

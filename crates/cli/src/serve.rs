@@ -38,12 +38,18 @@ pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Res
             .await
             .with_context(|| format!("listening on {addr}"))?;
         let bound = listener.local_addr()?;
+        let stop = stop_signal();
+        let app = App::new(store);
+        let resumed = app.resume().await.context("resuming the stored tables")?;
         writeln!(
             out,
             "tabula serves on http://{bound}/ (game store {location})"
         )?;
+        if resumed > 0 {
+            writeln!(out, "{resumed} tables resumed")?;
+        }
         out.flush()?;
-        tabula_server::serve(listener, App::new(store), stop_signal())
+        tabula_server::serve(listener, app, stop)
             .await
             .context("serving")?;
         writeln!(out, "stopped")?;
@@ -51,26 +57,42 @@ pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Res
     })
 }
 
-/// Ctrl-C, or SIGTERM on Unix.
-async fn stop_signal() {
-    let ctrl_c = async {
+/// Ctrl-C, or SIGTERM on Unix. The handlers are installed when this is
+/// called, not when the future is first polled, so a signal that comes
+/// right after the URL is printed stops the server cleanly.
+fn stop_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    #[cfg(unix)]
+    let mut interrupt =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
+    async move {
+        #[cfg(unix)]
+        {
+            let term = async {
+                match term.as_mut() {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            let interrupt = async {
+                match interrupt.as_mut() {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                _ = term => {}
+                _ = interrupt => {}
+            }
+        }
+        #[cfg(not(unix))]
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
     }
 }

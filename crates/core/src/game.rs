@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
 
 use crate::protocol::{Catalog, Event, FaultKind, Gesture, Holding, Zone};
-use crate::{GameId, GameRng, Options, Outcome, Player, Probability, Seating, Team};
+use crate::{EndReason, GameId, GameRng, Options, Outcome, Player, Probability, Seating, Team};
 
 /// Who makes the next decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -267,6 +267,16 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 
     /// Why `error` refused an action: unreadable, illegal or ambiguous.
     fn fault_kind(error: &Self::ActionError) -> FaultKind;
+
+    /// The result when `player`'s time runs out (a table with a clock). By
+    /// default the other team wins on time, as resigning would name it; a
+    /// game whose book rules on time overrides this (chess: FIDE 6.9).
+    fn timeout_outcome(&self, player: Player) -> Outcome {
+        match crate::protocol::resignation_winner(&self.seating(), player) {
+            Some(team) => Outcome::win(team, EndReason::Timeout),
+            None => Outcome::draw(EndReason::Timeout),
+        }
+    }
 
     /// A sentence for an outcome: "White wins by checkmate", "Draw by stalemate".
     fn describe_outcome(&self, outcome: &Outcome) -> String {

@@ -439,6 +439,11 @@ impl AnyGame {
         by_id!(id, G => Ok(G::catalog(&options_from::<G>(options)?)))
     }
 
+    /// The result when `player`'s time runs out ([`Game::timeout_outcome`]).
+    pub fn timeout_outcome(&self, player: Player) -> Outcome {
+        dispatch!(self, g => g.timeout_outcome(player))
+    }
+
     /// Whether the rule book allows a draw by agreement.
     pub fn draw_by_agreement(&self) -> bool {
         dispatch!(self, g => draws_by_agreement(g))

@@ -77,6 +77,12 @@ pub enum TableAction {
     AcceptDraw,
     /// Decline the other team's standing offer.
     DeclineDraw,
+    /// Take back to this seat's previous decision (the server offers it in
+    /// games against the computer; a [`Table`] never lists it itself).
+    Takeback,
+    /// Ask for a new table with the same options and the seats swapped (the
+    /// server offers it once the game is over; a [`Table`] never lists it).
+    Rematch,
 }
 
 /// One played action as one viewer may know it.
@@ -228,6 +234,11 @@ impl Table {
         self.history.iter().map(|t| t.canonical.as_str())
     }
 
+    /// Who decided each action played here, in order (`None` for chance).
+    pub fn deciders(&self) -> impl Iterator<Item = Option<Player>> + '_ {
+        self.history.iter().map(|t| t.player)
+    }
+
     /// How the game ended: by its rules, or at the table.
     pub fn outcome(&self) -> Option<Outcome> {
         self.ending.or_else(|| self.game.outcome())
@@ -365,6 +376,34 @@ impl Table {
             format!("{} resigns", self.game.player_name(seat)),
         )
         .by(seat))
+    }
+
+    /// `seat`'s time ran out: the game ends as its rules say
+    /// ([`AnyGame::timeout_outcome`]).
+    pub fn time_out(&mut self, seat: Player) -> Result<Event, Fault> {
+        self.open()?;
+        self.seated(seat)?;
+        let outcome = self.game.timeout_outcome(seat);
+        self.ending = Some(outcome);
+        self.draw_offer = None;
+        Ok(Event::new(
+            EventKind::End,
+            format!(
+                "{}'s time ran out: {}",
+                self.game.player_name(seat),
+                self.game.describe_outcome(&outcome)
+            ),
+        )
+        .by(seat))
+    }
+
+    /// Ends the game with a stored table-level outcome (a resignation, an
+    /// agreement or a flag read back from the store after a restart). Does
+    /// nothing when the game already ended by its rules.
+    pub fn restore_ending(&mut self, outcome: Outcome) {
+        if self.game.outcome().is_none() {
+            self.ending = Some(outcome);
+        }
     }
 
     fn draws(&self) -> Result<(), Fault> {

@@ -7,29 +7,33 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
-use tabula_core::{GameId, Viewer};
-use tabula_games::{ActionInput, AnyGame, Table, TableAction};
+use tabula_core::{GameId, Player};
+use tabula_games::{AnyGame, Table};
 use tabula_store::{GameKey, NewGame, Store};
 use thiserror::Error;
 use tokio::net::TcpListener;
-use tokio::sync::broadcast::error::RecvError;
 
+mod assets;
+mod clock;
+mod http;
+mod meta;
+pub mod player;
 mod table;
 mod token;
+mod ws;
 
-pub use table::{LiveTable, Request, SeatKind, WireFault};
+pub use clock::{ClockSettings, ClockView};
+pub use meta::ResumeError;
+pub use table::{Level, LiveTable, Request, SeatInfo, SeatKind, WireFault};
 pub use token::Token;
+
+use table::Setup;
 
 /// The name computer seats are stored under (the same as `tabula play`'s).
 pub const COMPUTER_NAME: &str = "tabula computer";
@@ -37,36 +41,26 @@ pub const COMPUTER_NAME: &str = "tabula computer";
 /// The largest WebSocket message a client may send, in bytes.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
-/// How many messages a connection may send in a burst.
-pub const BURST: f64 = 40.0;
+/// The largest HTTP request body, in bytes.
+pub const MAX_BODY: usize = 16 * 1024;
 
-/// How many messages a second a connection may send, sustained.
-pub const PER_SECOND: f64 = 20.0;
-
-/// A token bucket: [`BURST`] messages at once, refilled at [`PER_SECOND`].
-struct Bucket {
-    tokens: f64,
-    last: tokio::time::Instant,
+/// The limits a server enforces besides message size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// How many unfinished tables one client address may have created.
+    pub open_tables_per_address: usize,
+    /// How many messages a connection may send in a burst.
+    pub message_burst: u32,
+    /// How many messages a second a connection may send, sustained.
+    pub messages_per_second: u32,
 }
 
-impl Bucket {
-    fn new() -> Self {
-        Bucket {
-            tokens: BURST,
-            last: tokio::time::Instant::now(),
-        }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = tokio::time::Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * PER_SECOND;
-        self.tokens = (self.tokens + refill).min(BURST);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            open_tables_per_address: 100,
+            message_burst: 40,
+            messages_per_second: 20,
         }
     }
 }
@@ -84,6 +78,7 @@ pub enum ServerError {
 pub struct App {
     store: Arc<dyn Store + Send + Sync>,
     tables: Arc<Mutex<HashMap<GameKey, Arc<LiveTable>>>>,
+    limits: Limits,
     /// Set once the server is shutting down: every connection says goodbye.
     closing: Arc<tokio::sync::watch::Sender<bool>>,
 }
@@ -113,6 +108,12 @@ pub enum CreateError {
         /// How many were asked for.
         given: usize,
     },
+    /// The clock's settings are out of bounds.
+    #[error("{0}")]
+    Clock(String),
+    /// This address has too many unfinished tables.
+    #[error("this address already has {0} unfinished tables: finish or resign some first")]
+    TooMany(usize),
     /// The OS random source failed.
     #[error("no OS randomness: {0}")]
     Random(getrandom::Error),
@@ -128,7 +129,8 @@ impl CreateError {
             CreateError::UnknownGame(_) => Some("game"),
             CreateError::Options(_) => Some("options"),
             CreateError::Seats { .. } => Some("seats"),
-            CreateError::Random(_) | CreateError::Store(_) => None,
+            CreateError::Clock(_) => Some("clock"),
+            CreateError::TooMany(_) | CreateError::Random(_) | CreateError::Store(_) => None,
         }
     }
 }
@@ -147,6 +149,9 @@ pub struct CreateTable {
     /// The seed of the chance stream (random when absent).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A clock, if the table is timed.
+    #[serde(default)]
+    pub clock: Option<ClockSettings>,
 }
 
 /// One human seat's link secret in [`Created`].
@@ -169,61 +174,26 @@ pub struct Created {
     pub spectator_token: String,
 }
 
-/// A refused HTTP request: status and a JSON body naming what is wrong.
-#[derive(Debug)]
-struct HttpError {
-    status: StatusCode,
-    field: Option<&'static str>,
-    message: String,
-}
-
-impl HttpError {
-    fn bad(field: &'static str, message: impl Into<String>) -> Self {
-        HttpError {
-            status: StatusCode::BAD_REQUEST,
-            field: Some(field),
-            message: message.into(),
-        }
-    }
-
-    fn status(status: StatusCode, message: impl Into<String>) -> Self {
-        HttpError {
-            status,
-            field: None,
-            message: message.into(),
-        }
-    }
-}
-
-impl IntoResponse for HttpError {
-    fn into_response(self) -> Response {
-        let body = match self.field {
-            Some(field) => json!({"error": self.message, "field": field}),
-            None => json!({"error": self.message}),
-        };
-        (self.status, axum::Json(body)).into_response()
-    }
-}
-
-/// What a client sends over the WebSocket.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
-enum ClientMessage {
-    Action { action: ActionInput },
-    Table { action: TableAction },
-}
-
-#[derive(Debug, Deserialize)]
-struct TokenQuery {
-    token: Option<String>,
+/// Who asks for a table and from where.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Asker {
+    pub player: Option<Token>,
+    pub address: Option<IpAddr>,
 }
 
 impl App {
-    /// An app with no live tables, storing in `store`.
+    /// An app with no live tables, storing in `store`, with the default
+    /// limits.
     pub fn new(store: Arc<dyn Store + Send + Sync>) -> Self {
+        App::with_limits(store, Limits::default())
+    }
+
+    /// An app with these limits.
+    pub fn with_limits(store: Arc<dyn Store + Send + Sync>, limits: Limits) -> Self {
         App {
             store,
             tables: Arc::new(Mutex::new(HashMap::new())),
+            limits,
             closing: Arc::new(tokio::sync::watch::channel(false).0),
         }
     }
@@ -231,8 +201,16 @@ impl App {
     /// The HTTP and WebSocket routes (`docs/api.md`).
     pub fn router(&self) -> Router {
         Router::new()
-            .route("/api/tables", post(create_table))
-            .route("/api/tables/{id}/ws", get(connect))
+            .route("/api/games", get(http::games))
+            .route("/api/games/{id}/seats", get(http::seats))
+            .route("/api/tables", post(http::create_table))
+            .route("/api/me/tables", get(http::my_tables))
+            .route("/api/tables/{id}/record", get(http::record))
+            .route("/api/tables/{id}/views", get(http::view_at))
+            .route("/api/tables/{id}/ws", get(ws::connect))
+            .merge(assets::router())
+            .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+            .layer(axum::middleware::from_fn(player::identify))
             .with_state(self.clone())
     }
 
@@ -251,9 +229,27 @@ impl App {
             .and_then(|tables| tables.get(&key).cloned())
     }
 
+    pub(crate) fn all_tables(&self) -> Vec<Arc<LiveTable>> {
+        let mut all: Vec<_> = self
+            .tables
+            .lock()
+            .map(|t| t.values().cloned().collect())
+            .unwrap_or_default();
+        all.sort_by_key(|t| std::cmp::Reverse(t.key()));
+        all
+    }
+
     /// Creates a table: checks the request, stores the new game, seats it
     /// in memory and lets a computer seat that moves first play.
     pub async fn create(&self, request: CreateTable) -> Result<Created, CreateError> {
+        self.create_for(request, Asker::default()).await
+    }
+
+    pub(crate) async fn create_for(
+        &self,
+        request: CreateTable,
+        asker: Asker,
+    ) -> Result<Created, CreateError> {
         let id: GameId = request.game.parse()?;
         let mut options: Vec<(String, String)> = request.options.into_iter().collect();
         options.sort();
@@ -266,236 +262,194 @@ impl App {
                 given: request.seats.len(),
             });
         }
+        if let Some(clock) = &request.clock {
+            clock.check().map_err(CreateError::Clock)?;
+        }
+        if let Some(address) = asker.address {
+            let mut open = 0;
+            for table in self.all_tables() {
+                if table.address == Some(address) && table.result().await.is_none() {
+                    open += 1;
+                }
+            }
+            if open >= self.limits.open_tables_per_address {
+                return Err(CreateError::TooMany(open));
+            }
+        }
         let seed = match request.seed {
             Some(seed) => seed,
             None => token::random_u64().map_err(CreateError::Random)?,
         };
-        let mut new = NewGame::of(id);
-        new.options = game.option_pairs();
-        new.seed = Some(seed);
-        new.players = request
+        let mut tokens = Vec::new();
+        for kind in &request.seats {
+            tokens.push(match kind {
+                SeatKind::Human => Some(fresh_token()?),
+                SeatKind::Computer(_) => None,
+            });
+        }
+        let setup = Setup {
+            game: id,
+            options: game.option_pairs(),
+            seed,
+            claims: vec![None; request.seats.len()],
+            seats: request.seats,
+            tokens,
+            spectator: fresh_token()?,
+            creator: asker.player,
+            clock: request.clock,
+            created_ms: clock::now_ms(),
+            rematch: None,
+        };
+        self.open(setup, asker.address).await
+    }
+
+    /// Stores a new game for `setup`, seats it and starts it.
+    async fn open(&self, setup: Setup, address: Option<IpAddr>) -> Result<Created, CreateError> {
+        let game = table::fresh_game(&setup).map_err(CreateError::Options)?;
+        let mut new = NewGame::of(setup.game);
+        new.options = setup.options.clone();
+        new.seed = Some(setup.seed);
+        new.players = setup
             .seats
             .iter()
             .enumerate()
             .map(|(i, kind)| match kind {
-                SeatKind::Computer => COMPUTER_NAME.to_owned(),
+                SeatKind::Computer(_) => COMPUTER_NAME.to_owned(),
                 SeatKind::Human => format!("Player {}", i + 1),
             })
             .collect();
-        let mut seats = Vec::new();
-        for kind in &request.seats {
-            let token = match kind {
-                SeatKind::Human => Some(fresh_token()?),
-                SeatKind::Computer => None,
-            };
-            seats.push((*kind, token));
-        }
-        let spectator = fresh_token()?;
         let store = Arc::clone(&self.store);
         let key = tokio::task::spawn_blocking(move || store.create_game(&new))
             .await
             .map_err(|e| CreateError::Store(format!("its worker failed: {e}")))?
             .map_err(|e| CreateError::Store(e.to_string()))?;
+        meta::save(&self.store, key, &setup)
+            .await
+            .map_err(|f| CreateError::Store(f.message))?;
         let created = Created {
             table: key.0,
-            seats: seats
+            seats: setup
+                .tokens
                 .iter()
                 .enumerate()
-                .filter_map(|(i, (_, t))| {
+                .filter_map(|(i, t)| {
                     t.as_ref().map(|t| SeatLink {
                         seat: i as u8,
                         link_token: t.reveal(),
                     })
                 })
                 .collect(),
-            spectator_token: spectator.reveal(),
+            spectator_token: setup.spectator.reveal(),
         };
-        let live = Arc::new(LiveTable::new(
+        let seats = setup.seats.len();
+        let clock = setup.clock.map(|c| clock::Clock::new(c, seats));
+        let chance = tabula_core::GameRng::from_seed(tabula_core::Seed(setup.seed));
+        let live = LiveTable::new(
             key,
             Table::new(game),
-            seed,
-            seats,
-            spectator,
+            chance,
+            setup,
+            clock,
+            address,
             Arc::clone(&self.store),
-        ));
+        );
         live.start()
             .await
             .map_err(|fault| CreateError::Store(fault.message))?;
         if let Ok(mut tables) = self.tables.lock() {
             tables.insert(key, Arc::clone(&live));
         }
-        tracing::info!(table = %key, game = %id, "table created");
+        tracing::info!(table = %key, game = %live.game_id(), "table created");
         live.wake_computer();
         Ok(created)
+    }
+
+    /// The rematch of a finished table: same game and options, seats
+    /// turned one place (two seats swap; in a four-seat game the teams
+    /// swap), each seat's claim going with its player. Asked twice, the
+    /// same table. Answers the new table's id and, per old seat, the
+    /// token of the seat its player now holds.
+    pub(crate) async fn rematch(
+        &self,
+        old: &Arc<LiveTable>,
+    ) -> Result<(i64, Vec<Option<String>>, String), WireFault> {
+        if old.result().await.is_none() {
+            return Err(WireFault::new(
+                "illegal",
+                "a rematch is for a finished game",
+            ));
+        }
+        let _guard = old.rematch_lock().await;
+        let new_key = match old.rematch().await {
+            Some(id) => id,
+            None => {
+                let setup = old.fixed().clone();
+                let claims = old.claims().await;
+                let n = setup.seats.len();
+                // New seat j is held by the player of old seat j + 1.
+                let from = |j: usize| (j + 1) % n;
+                let mut tokens = Vec::new();
+                for j in 0..n {
+                    tokens.push(match setup.seats[from(j)] {
+                        SeatKind::Human => Some(
+                            fresh_token()
+                                .map_err(|e| WireFault::new("unavailable", e.to_string()))?,
+                        ),
+                        SeatKind::Computer(_) => None,
+                    });
+                }
+                let next = Setup {
+                    seats: (0..n).map(|j| setup.seats[from(j)]).collect(),
+                    claims: (0..n).map(|j| claims[from(j)].clone()).collect(),
+                    tokens,
+                    spectator: fresh_token()
+                        .map_err(|e| WireFault::new("unavailable", e.to_string()))?,
+                    seed: token::random_u64()
+                        .map_err(|e| WireFault::new("unavailable", e.to_string()))?,
+                    created_ms: clock::now_ms(),
+                    rematch: None,
+                    ..setup
+                };
+                let created = self
+                    .open(next, old.address)
+                    .await
+                    .map_err(|e| WireFault::new("unavailable", e.to_string()))?;
+                old.set_rematch(created.table).await?;
+                created.table
+            }
+        };
+        let new = self
+            .table(GameKey(new_key))
+            .ok_or_else(|| WireFault::new("unavailable", "the rematch table is gone"))?;
+        let n = new.fixed().seats.len();
+        let tokens = (0..n)
+            .map(|i| {
+                let j = (i + n - 1) % n;
+                new.fixed().tokens[j].as_ref().map(Token::reveal)
+            })
+            .collect();
+        Ok((new_key, tokens, new.fixed().spectator.reveal()))
+    }
+
+    /// The seat names a game seats with these options.
+    pub fn seat_names(
+        id: GameId,
+        options: &[(String, String)],
+    ) -> Result<Vec<(Player, String, u8)>, tabula_games::AnyError> {
+        let game = AnyGame::new(id, options)?;
+        let seating = game.seating();
+        Ok(seating
+            .players()
+            .map(|p| {
+                let team = seating.team(p).map(|t| t.0).unwrap_or(0);
+                (p, game.player_name(p), team)
+            })
+            .collect())
     }
 }
 
 fn fresh_token() -> Result<Token, CreateError> {
     Token::generate().map_err(CreateError::Random)
-}
-
-async fn create_table(State(app): State<App>, body: Bytes) -> Result<Response, HttpError> {
-    let request: CreateTable = serde_json::from_slice(&body)
-        .map_err(|e| HttpError::bad("body", format!("unreadable request: {e}")))?;
-    match app.create(request).await {
-        Ok(created) => Ok((StatusCode::CREATED, axum::Json(created)).into_response()),
-        Err(e) => match e.field() {
-            Some(field) => Err(HttpError::bad(field, e.to_string())),
-            None => {
-                tracing::error!(error = %e, "creating a table failed");
-                Err(HttpError::status(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    e.to_string(),
-                ))
-            }
-        },
-    }
-}
-
-/// Whether a WebSocket request's `Origin` (sent by every browser) is the
-/// server's own `Host`: a page elsewhere may not open a connection with a
-/// token it got hold of. Clients without an `Origin` (scripts) are let in.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return true;
-    };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.to_str().ok().and_then(|o| {
-        o.strip_prefix("http://")
-            .or_else(|| o.strip_prefix("https://"))
-            .map(|rest| rest.trim_end_matches('/'))
-    });
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
-
-async fn connect(
-    State(app): State<App>,
-    Path(id): Path<i64>,
-    Query(query): Query<TokenQuery>,
-    headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
-) -> Result<Response, HttpError> {
-    if !same_origin(&headers) {
-        return Err(HttpError::status(
-            StatusCode::FORBIDDEN,
-            "connections from another site's pages are refused",
-        ));
-    }
-    let table = app
-        .table(GameKey(id))
-        .ok_or_else(|| HttpError::status(StatusCode::NOT_FOUND, format!("no table {id}")))?;
-    let token = query
-        .token
-        .ok_or_else(|| HttpError::status(StatusCode::UNAUTHORIZED, "a token is needed"))?;
-    let viewer = table
-        .viewer_for(&token)
-        .ok_or_else(|| HttpError::status(StatusCode::FORBIDDEN, "this token opens no seat here"))?;
-    Ok(upgrade
-        .max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| play(socket, table, viewer, app.closing.subscribe()))
-        .into_response())
-}
-
-fn message(value: Value) -> Message {
-    Message::Text(value.to_string().into())
-}
-
-fn fault_message(fault: &WireFault) -> Message {
-    message(json!({"type": "fault", "fault": fault}))
-}
-
-async fn view_message(table: &LiveTable, viewer: Viewer) -> Message {
-    let view = table.view(viewer).await;
-    message(json!({"type": "view", "view": view}))
-}
-
-/// One connection: the catalog, the first view, then client requests and a
-/// fresh view after every change of the table.
-async fn play(
-    mut socket: WebSocket,
-    table: Arc<LiveTable>,
-    viewer: Viewer,
-    mut closing: tokio::sync::watch::Receiver<bool>,
-) {
-    let mut changes = table.subscribe();
-    let mut bucket = Bucket::new();
-    tracing::info!(table = %table.key(), ?viewer, "connected");
-    let catalog = table.catalog().await;
-    if socket
-        .send(message(json!({"type": "catalog", "catalog": catalog})))
-        .await
-        .is_err()
-    {
-        return;
-    }
-    if socket
-        .send(view_message(&table, viewer).await)
-        .await
-        .is_err()
-    {
-        return;
-    }
-    loop {
-        if *closing.borrow_and_update() {
-            let goodbye = CloseFrame {
-                code: close_code::AWAY,
-                reason: "the server is shutting down".into(),
-            };
-            let _ = socket.send(Message::Close(Some(goodbye))).await;
-            break;
-        }
-        tokio::select! {
-            _ = closing.changed() => continue,
-            incoming = socket.recv() => {
-                let text = match incoming {
-                    Some(Ok(Message::Text(text))) => text,
-                    Some(Ok(Message::Binary(_))) => {
-                        let fault = WireFault::new("unreadable", "messages are JSON text");
-                        if socket.send(fault_message(&fault)).await.is_err() {
-                            break;
-                        }
-                        continue;
-                    }
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => continue,
-                };
-                if !bucket.take() {
-                    let fault = WireFault::new("too-fast", "too many messages: wait a moment");
-                    if socket.send(fault_message(&fault)).await.is_err() {
-                        break;
-                    }
-                    continue;
-                }
-                let outcome = match serde_json::from_str::<ClientMessage>(text.as_str()) {
-                    Ok(ClientMessage::Action { action }) => {
-                        table.submit(viewer, Request::Action(action)).await
-                    }
-                    Ok(ClientMessage::Table { action }) => {
-                        table.submit(viewer, Request::Table(action)).await
-                    }
-                    Err(e) => Err(WireFault::new("unreadable", format!("unreadable message: {e}"))),
-                };
-                if let Err(fault) = outcome
-                    && socket.send(fault_message(&fault)).await.is_err()
-                {
-                    break;
-                }
-            }
-            change = changes.recv() => {
-                match change {
-                    Ok(()) | Err(RecvError::Lagged(_)) => {
-                        // Several changes may have been announced; one fresh view covers them.
-                        while changes.try_recv().is_ok() {}
-                        if socket.send(view_message(&table, viewer).await).await.is_err() {
-                            break;
-                        }
-                    }
-                    Err(RecvError::Closed) => break,
-                }
-            }
-        }
-    }
-    tracing::info!(table = %table.key(), ?viewer, "disconnected");
 }
 
 /// Serves `app` on `listener` until `shutdown` completes: then it stops
@@ -507,12 +461,16 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let closing = app.clone();
-    axum::serve(listener, app.router())
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down");
-            closing.close_connections();
-        })
-        .await?;
+    axum::serve(
+        listener,
+        app.router()
+            .into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        shutdown.await;
+        tracing::info!("shutting down");
+        closing.close_connections();
+    })
+    .await?;
     Ok(())
 }

@@ -1,36 +1,108 @@
-//! One table on the server: the [`Table`] in memory, its chance and
-//! computer streams, its seat secrets, and the channel that tells every
+//! One table on the server: the [`Table`] in memory, its chance stream,
+//! its seat secrets and claims, its clock, and the channel that tells every
 //! connection it changed. Every change is appended to the store before it
 //! is made in memory and announced.
 
-use std::sync::Arc;
+use std::net::IpAddr;
+use std::sync::{Arc, Weak};
 
 use serde::{Deserialize, Serialize};
-use tabula_core::{GameRng, Outcome, Player, Seed, ToAct, Viewer};
-use tabula_games::{ActionInput, Fault, Table, TableAction, TableView, builtin};
+use tabula_core::{GameId, GameRng, Outcome, Player, Seed, ToAct, Viewer};
+use tabula_games::{ActionInput, AnyGame, Fault, Table, TableAction, TableView, builtin};
 use tabula_store::{GameKey, Store, StoreError};
 use tokio::sync::{Mutex, broadcast};
 
+use crate::clock::{Clock, ClockSettings, ClockView, now_ms};
 use crate::token::Token;
 
-/// The computer's own stream is the table seed mixed with this, so the
-/// record's seed promises its chance outcomes and nothing else (as in
-/// `tabula play`).
+/// The computer's own stream is the table seed mixed with this and the
+/// ply, so the record's seed promises its chance outcomes and nothing else,
+/// and a restarted server thinks what it would have thought.
 const COMPUTER_STREAM: u64 = 0x5eed_c0ff_ee00_0001;
 
-/// Who sits in a seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// How strong a computer seat plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Quick and forgiving.
+    Easy,
+    /// The default.
+    Medium,
+    /// The strongest.
+    Hard,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+
+    /// The level's name on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+/// Who sits in a seat: on the wire `"human"`, `"computer"` (the medium
+/// level) or `"computer:LEVEL"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SeatKind {
     /// A person, who connects with the seat's link token.
     Human,
-    /// The built-in computer player.
-    Computer,
+    /// The computer, at a level.
+    Computer(Level),
+}
+
+impl SeatKind {
+    /// The wire name.
+    pub fn name(self) -> String {
+        match self {
+            SeatKind::Human => "human".to_owned(),
+            SeatKind::Computer(level) => format!("computer:{}", level.name()),
+        }
+    }
+}
+
+impl std::str::FromStr for SeatKind {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.split_once(':') {
+            None if text == "human" => Ok(SeatKind::Human),
+            None if text == "computer" => Ok(SeatKind::Computer(Level::Medium)),
+            Some(("computer", level)) => Level::from_name(level)
+                .map(SeatKind::Computer)
+                .ok_or_else(|| format!("no computer level '{level}' (easy, medium, hard)")),
+            _ => Err(format!(
+                "a seat is \"human\", \"computer\" or \"computer:LEVEL\", not '{text}'"
+            )),
+        }
+    }
+}
+
+impl Serialize for SeatKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// A refusal as it goes on the wire: the table protocol's fault kinds
 /// (`unreadable`, `illegal`, `ambiguous`, `not-your-turn`, `game-over`)
-/// and the server's own `unavailable` (the store failed; nothing changed).
+/// and the server's own `unavailable` (the store failed; nothing changed),
+/// `too-fast` and `stale`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WireFault {
     /// Why, for programs.
@@ -47,7 +119,7 @@ impl WireFault {
         }
     }
 
-    fn store(error: &StoreError) -> Self {
+    pub(crate) fn store(error: &StoreError) -> Self {
         tracing::error!(%error, "store refused a table change");
         WireFault::new("unavailable", format!("the game store failed: {error}"))
     }
@@ -75,20 +147,70 @@ pub enum Request {
     Table(TableAction),
 }
 
+/// What a table is made of besides its game: stored with it as its
+/// metadata (`Store::set_meta`) so a restarted server seats it again.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Setup {
+    /// The game.
+    pub game: GameId,
+    /// Its options, as stored.
+    pub options: Vec<(String, String)>,
+    /// The chance stream's seed.
+    pub seed: u64,
+    /// Who sits where.
+    pub seats: Vec<SeatKind>,
+    /// Each human seat's secret.
+    pub tokens: Vec<Option<Token>>,
+    /// The spectators' secret.
+    pub spectator: Token,
+    /// The player each seat was claimed by.
+    pub claims: Vec<Option<Token>>,
+    /// The player who created the table.
+    pub creator: Option<Token>,
+    /// The clock, if any.
+    pub clock: Option<ClockSettings>,
+    /// When the table was created (ms since the Unix epoch).
+    pub created_ms: i64,
+    /// The rematch table, once asked for.
+    #[serde(default)]
+    pub rematch: Option<i64>,
+}
+
+/// A seat as `GET /api/me/tables` and the `info` of a view name it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatInfo {
+    /// The seat.
+    pub seat: u8,
+    /// Its name in the game ("White").
+    pub name: String,
+    /// Who sits there.
+    pub kind: SeatKind,
+    /// Whether a player has claimed it.
+    pub claimed: bool,
+}
+
 struct State {
     table: Table,
     chance: GameRng,
-    computer: GameRng,
+    clock: Option<Clock>,
+    /// Counts changes, so a flag timer knows whether it is still current.
+    generation: u64,
+    setup: Setup,
 }
 
 /// One live table.
 pub struct LiveTable {
     key: GameKey,
-    seats: Vec<(SeatKind, Option<Token>)>,
-    spectator: Token,
+    me: Weak<LiveTable>,
+    /// Who created it, from where (for the open-tables limit; never stored).
+    pub(crate) address: Option<IpAddr>,
     state: Mutex<State>,
     changed: broadcast::Sender<()>,
     store: Arc<dyn Store + Send + Sync>,
+    /// A copy of the fixed parts of the setup, readable without the lock.
+    fixed: Setup,
+    /// Held while a rematch is made, so two askers get one table.
+    rematching: Mutex<()>,
 }
 
 impl std::fmt::Debug for LiveTable {
@@ -97,27 +219,95 @@ impl std::fmt::Debug for LiveTable {
     }
 }
 
+/// A new table from its setup: the game at its start, the chance stream at
+/// its seed.
+pub(crate) fn fresh_game(setup: &Setup) -> Result<AnyGame, tabula_games::AnyError> {
+    AnyGame::new(setup.game, &setup.options)
+}
+
+/// Replays stored actions from the start, drawing the chance stream as the
+/// live table did (one draw per chance outcome), so the stream continues
+/// where it stood; with the actions' times, the clock as it stood at the
+/// last of them.
+pub(crate) fn replay(
+    setup: &Setup,
+    actions: &[String],
+    times: Option<&[Option<i64>]>,
+) -> Result<(Table, GameRng, Option<Clock>), WireFault> {
+    let game = fresh_game(setup).map_err(|e| WireFault::new("unavailable", e.to_string()))?;
+    let mut table = Table::new(game);
+    let mut chance = GameRng::from_seed(Seed(setup.seed));
+    let mut clock = setup
+        .clock
+        .filter(|_| times.is_some())
+        .map(|c| Clock::new(c, setup.seats.len()));
+    let mut at = setup.created_ms;
+    if let Some(clock) = &mut clock {
+        clock.advance(None, player_to_act(&table), at);
+    }
+    for (ply, action) in actions.iter().enumerate() {
+        let decider = match table.to_act() {
+            ToAct::Chance => {
+                let drawn = table.game().sample_chance(&mut chance);
+                if drawn.as_ref().map(|d| d.canonical.as_str()) != Some(action.as_str()) {
+                    tracing::warn!(ply, "a stored chance outcome is not the seed's");
+                }
+                None
+            }
+            ToAct::Player { player } => Some(player),
+            ToAct::Over { .. } => None,
+        };
+        table
+            .replay(&ActionInput::Text(action.clone()))
+            .map_err(|f| {
+                WireFault::new(
+                    "unavailable",
+                    format!("stored ply {ply} does not replay: {}", f.message),
+                )
+            })?;
+        if let Some(clock) = &mut clock {
+            if let Some(t) = times.and_then(|t| t.get(ply).copied().flatten()) {
+                at = at.max(t);
+            }
+            clock.advance(decider, player_to_act(&table), at);
+        }
+    }
+    Ok((table, chance, clock))
+}
+
+fn player_to_act(table: &Table) -> Option<Player> {
+    match table.to_act() {
+        ToAct::Player { player } => Some(player),
+        _ => None,
+    }
+}
+
 impl LiveTable {
     pub(crate) fn new(
         key: GameKey,
         table: Table,
-        seed: u64,
-        seats: Vec<(SeatKind, Option<Token>)>,
-        spectator: Token,
+        chance: GameRng,
+        setup: Setup,
+        clock: Option<Clock>,
+        address: Option<IpAddr>,
         store: Arc<dyn Store + Send + Sync>,
-    ) -> Self {
-        LiveTable {
+    ) -> Arc<Self> {
+        Arc::new_cyclic(|me| LiveTable {
             key,
-            seats,
-            spectator,
+            me: me.clone(),
+            address,
+            fixed: setup.clone(),
             state: Mutex::new(State {
                 table,
-                chance: GameRng::from_seed(Seed(seed)),
-                computer: GameRng::from_seed(Seed(seed ^ COMPUTER_STREAM)),
+                chance,
+                clock,
+                generation: 0,
+                setup,
             }),
             changed: broadcast::channel(16).0,
             store,
-        }
+            rematching: Mutex::new(()),
+        })
     }
 
     /// The table's id (its stored game's id).
@@ -125,19 +315,126 @@ impl LiveTable {
         self.key
     }
 
+    /// The game.
+    pub fn game_id(&self) -> GameId {
+        self.fixed.game
+    }
+
+    pub(crate) fn fixed(&self) -> &Setup {
+        &self.fixed
+    }
+
     /// The viewer a token stands for, checking every seat's token in
     /// constant time.
     pub fn viewer_for(&self, token: &str) -> Option<Viewer> {
         let mut found = None;
-        for (i, (_, seat)) in self.seats.iter().enumerate() {
+        for (i, seat) in self.fixed.tokens.iter().enumerate() {
             if seat.as_ref().is_some_and(|t| t.matches(token)) {
                 found = Some(Viewer::Player(Player(i as u8)));
             }
         }
-        if self.spectator.matches(token) {
+        if self.fixed.spectator.matches(token) {
             found = Some(Viewer::Public);
         }
         found
+    }
+
+    /// Claims `seat` for `player` when nobody has; `Err` when another
+    /// player holds it. Stores the claim before answering.
+    pub(crate) async fn claim(&self, seat: Player, player: &Token) -> Result<(), WireFault> {
+        let mut state = self.state.lock().await;
+        let Some(claim) = state.setup.claims.get(seat.index()).cloned() else {
+            return Err(WireFault::new("not-your-turn", "no such seat"));
+        };
+        match claim {
+            Some(holder) if holder == *player => Ok(()),
+            Some(_) => Err(WireFault::new(
+                "not-your-turn",
+                "another player has taken this seat",
+            )),
+            None => {
+                let mut setup = state.setup.clone();
+                setup.claims[seat.index()] = Some(player.clone());
+                self.save_setup(&setup).await?;
+                state.setup = setup;
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether `player` created the table or holds one of its seats, and
+    /// which seats.
+    pub(crate) async fn seats_of(&self, player: &Token) -> (bool, Vec<Player>) {
+        let state = self.state.lock().await;
+        let mine = state
+            .setup
+            .claims
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.as_ref() == Some(player))
+            .map(|(i, _)| Player(i as u8))
+            .collect();
+        (state.setup.creator.as_ref() == Some(player), mine)
+    }
+
+    /// The seats as a listing shows them.
+    pub(crate) async fn seat_infos(&self) -> Vec<SeatInfo> {
+        let state = self.state.lock().await;
+        let game = state.table.game();
+        state
+            .setup
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, kind)| SeatInfo {
+                seat: i as u8,
+                name: game.player_name(Player(i as u8)),
+                kind: *kind,
+                claimed: state.setup.claims[i].is_some(),
+            })
+            .collect()
+    }
+
+    /// Whether the game is over, and its result in words.
+    pub(crate) async fn result(&self) -> Option<String> {
+        let state = self.state.lock().await;
+        state
+            .table
+            .outcome()
+            .map(|o| state.table.game().describe_outcome(&o))
+    }
+
+    /// Who is to act now, if a player.
+    pub(crate) async fn to_act(&self) -> Option<Player> {
+        match self.state.lock().await.table.to_act() {
+            ToAct::Player { player } => Some(player),
+            _ => None,
+        }
+    }
+
+    pub(crate) async fn rematch_lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.rematching.lock().await
+    }
+
+    /// Who claimed each seat.
+    pub(crate) async fn claims(&self) -> Vec<Option<Token>> {
+        self.state.lock().await.setup.claims.clone()
+    }
+
+    /// The rematch table, once there is one.
+    pub(crate) async fn rematch(&self) -> Option<i64> {
+        self.state.lock().await.setup.rematch
+    }
+
+    pub(crate) async fn set_rematch(&self, table: i64) -> Result<(), WireFault> {
+        let mut state = self.state.lock().await;
+        let mut setup = state.setup.clone();
+        setup.rematch = Some(table);
+        self.save_setup(&setup).await?;
+        state.setup = setup;
+        drop(state);
+        let _ = self.changed.send(());
+        Ok(())
     }
 
     /// Told after every change.
@@ -145,9 +442,55 @@ impl LiveTable {
         self.changed.subscribe()
     }
 
-    /// What `viewer` may know of the table now.
+    /// What `viewer` may know of the table now, with the table actions the
+    /// server adds (takeback against the computer, rematch once over).
     pub async fn view(&self, viewer: Viewer) -> TableView {
-        self.state.lock().await.table.view(viewer)
+        let state = self.state.lock().await;
+        let mut view = state.table.view(viewer);
+        if let Viewer::Player(seat) = viewer
+            && self.is_human(seat)
+        {
+            if self.can_take_back(&state, seat).is_ok() {
+                view.table_actions.push(TableAction::Takeback);
+            }
+            if state.table.outcome().is_some() {
+                view.table_actions.push(TableAction::Rematch);
+            }
+        }
+        view
+    }
+
+    /// The clock as it stands, if the table has one.
+    pub async fn clock(&self) -> Option<ClockView> {
+        let state = self.state.lock().await;
+        state.clock.as_ref().map(|c| c.view(now_ms()))
+    }
+
+    /// `viewer`'s view `ply` actions into the game, read-only (no legal
+    /// actions): the history a page steps through.
+    pub async fn view_at(&self, viewer: Viewer, ply: usize) -> Result<TableView, WireFault> {
+        let (setup, actions, ending) = {
+            let state = self.state.lock().await;
+            if ply > state.table.ply() {
+                return Err(WireFault::new(
+                    "illegal",
+                    format!("the game has {} actions, not {ply}", state.table.ply()),
+                ));
+            }
+            let actions: Vec<String> = state.table.actions().map(str::to_owned).collect();
+            let ending = (ply == state.table.ply())
+                .then(|| state.table.outcome())
+                .flatten();
+            (state.setup.clone(), actions, ending)
+        };
+        let (mut table, _, _) = replay(&setup, &actions[..ply], None)?;
+        if let Some(outcome) = ending {
+            table.restore_ending(outcome);
+        }
+        let mut view = table.view(viewer);
+        view.legal.clear();
+        view.table_actions.clear();
+        Ok(view)
     }
 
     /// The catalog of the table's game.
@@ -155,19 +498,55 @@ impl LiveTable {
         self.state.lock().await.table.game().catalog()
     }
 
+    /// The game's record: every action for a perfect-information game, as
+    /// `viewer` knows it otherwise (a seat's own record).
+    pub async fn record(&self, viewer: Viewer) -> Result<String, WireFault> {
+        let store = Arc::clone(&self.store);
+        let key = self.key;
+        let hidden = self.state.lock().await.table.game().hidden_information();
+        let stored = tokio::task::spawn_blocking(move || store.load_game(key))
+            .await
+            .map_err(|e| WireFault::new("unavailable", format!("the store's worker failed: {e}")))?
+            .map_err(|e| WireFault::store(&e))?;
+        let record = stored.record();
+        let written = match viewer {
+            _ if !hidden => record.write(),
+            Viewer::Player(seat) => record.write_for(seat),
+            _ => {
+                return Err(WireFault::new(
+                    "not-your-turn",
+                    "a hidden-information game's record goes only to its seats",
+                ));
+            }
+        };
+        written.map_err(|e| WireFault::new("unavailable", e.to_string()))
+    }
+
     fn is_computer(&self, seat: Player) -> bool {
-        self.seats
-            .get(seat.index())
-            .is_some_and(|(kind, _)| *kind == SeatKind::Computer)
+        matches!(
+            self.fixed.seats.get(seat.index()),
+            Some(SeatKind::Computer(_))
+        )
+    }
+
+    fn is_human(&self, seat: Player) -> bool {
+        self.fixed.seats.get(seat.index()) == Some(&SeatKind::Human)
     }
 
     /// Plays `request` for `viewer`: validated by the table, then (with any
     /// chance outcomes it leads to) appended to the store, and only then
     /// made and announced. A refusal changes nothing.
-    pub async fn submit(
-        self: &Arc<Self>,
+    pub async fn submit(&self, viewer: Viewer, request: Request) -> Result<(), WireFault> {
+        self.submit_seen(viewer, request, None).await
+    }
+
+    /// [`LiveTable::submit`], refused as `stale` when the table is no longer
+    /// at `seen`, the ply of the view the client chose on.
+    pub async fn submit_seen(
+        &self,
         viewer: Viewer,
         request: Request,
+        seen: Option<usize>,
     ) -> Result<(), WireFault> {
         let Viewer::Player(seat) = viewer else {
             return Err(WireFault::new(
@@ -181,14 +560,38 @@ impl LiveTable {
                 "the computer plays this seat",
             ));
         }
-        self.change(seat, request).await?;
+        {
+            let mut state = self.state.lock().await;
+            if self.flag_if_fallen(&mut state).await? {
+                return Err(WireFault::new(
+                    "game-over",
+                    "the game is over: time ran out",
+                ));
+            }
+            if let Some(seen) = seen
+                && seen != state.table.ply()
+            {
+                return Err(WireFault::new(
+                    "stale",
+                    format!(
+                        "the table is at ply {}, not {seen}: choose again on the fresh view",
+                        state.table.ply()
+                    ),
+                ));
+            }
+            match request {
+                Request::Table(TableAction::Takeback) => self.take_back(&mut state, seat).await?,
+                Request::Table(TableAction::Rematch) => {
+                    return Err(WireFault::new(
+                        "illegal",
+                        "a rematch is asked for through the connection",
+                    ));
+                }
+                request => self.change_locked(&mut state, seat, request).await?,
+            }
+        }
         self.wake_computer();
         Ok(())
-    }
-
-    async fn change(&self, seat: Player, request: Request) -> Result<(), WireFault> {
-        let mut state = self.state.lock().await;
-        self.change_locked(&mut state, seat, request).await
     }
 
     async fn change_locked(
@@ -199,9 +602,11 @@ impl LiveTable {
     ) -> Result<(), WireFault> {
         let mut next = state.table.clone();
         let chance = state.chance.clone();
+        let mut decided = None;
         match &request {
             Request::Action(input) => {
                 next.act(seat, input)?;
+                decided = Some(seat);
             }
             Request::Table(TableAction::Resign) => {
                 next.resign(seat)?;
@@ -215,8 +620,11 @@ impl LiveTable {
             Request::Table(TableAction::DeclineDraw) => {
                 next.decline_draw(seat)?;
             }
+            Request::Table(TableAction::Takeback | TableAction::Rematch) => {
+                return Err(WireFault::new("illegal", "not a change of the game"));
+            }
         }
-        self.commit(state, next, chance).await
+        self.commit(state, next, chance, decided).await
     }
 
     /// Draws the chance outcomes a new table starts with (a shuffled deck),
@@ -225,16 +633,18 @@ impl LiveTable {
         let mut state = self.state.lock().await;
         let next = state.table.clone();
         let chance = state.chance.clone();
-        self.commit(&mut state, next, chance).await
+        self.commit(&mut state, next, chance, None).await
     }
 
     /// Plays the chance outcomes `next` waits for, stores what `next` added
-    /// to the table, then makes it the table and announces the change.
+    /// to the table, then makes it the table, moves the clock and announces
+    /// the change.
     async fn commit(
         &self,
         state: &mut State,
         mut next: Table,
         mut chance: GameRng,
+        decided: Option<Player>,
     ) -> Result<(), WireFault> {
         while next.to_act() == ToAct::Chance {
             if next.play_chance(&mut chance).is_none() {
@@ -244,10 +654,111 @@ impl LiveTable {
         let done = state.table.ply();
         let actions: Vec<String> = next.actions().skip(done).map(str::to_owned).collect();
         let outcome = next.outcome().filter(|_| state.table.outcome().is_none());
-        self.persist(done as u64, actions, outcome).await?;
+        if let Err(fault) = self.persist(done as u64, actions, outcome).await {
+            if fault.kind == "stale" {
+                // The store is ahead (another instance): catch up, tell everyone.
+                if let Err(e) = self.reload_locked(state).await {
+                    tracing::error!(table = %self.key, error = %e.message, "reloading failed");
+                }
+            }
+            return Err(fault);
+        }
         state.table = next;
         state.chance = chance;
+        let to_act = player_to_act(&state.table);
+        if let Some(clock) = &mut state.clock {
+            clock.advance(decided, to_act, now_ms());
+        }
+        state.generation += 1;
+        self.arm_clock(state);
         // Nobody listening is fine: views are built when asked.
+        let _ = self.changed.send(());
+        Ok(())
+    }
+
+    /// Sets a timer for the moment the running clock falls.
+    fn arm_clock(&self, state: &State) {
+        let Some(clock) = &state.clock else { return };
+        let Some(left) = clock.running_left(now_ms()) else {
+            return;
+        };
+        let generation = state.generation;
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(left.max(0) as u64 + 1)).await;
+            let Some(table) = me.upgrade() else { return };
+            let mut state = table.state.lock().await;
+            if state.generation == generation
+                && let Err(fault) = table.flag_if_fallen(&mut state).await
+            {
+                tracing::error!(table = %table.key, kind = %fault.kind, "a flag could not be stored");
+            }
+        });
+    }
+
+    /// Ends the game if the running clock has fallen; `Ok(true)` if it did.
+    async fn flag_if_fallen(&self, state: &mut State) -> Result<bool, WireFault> {
+        let Some(seat) = state.clock.as_ref().and_then(|c| c.fallen(now_ms())) else {
+            return Ok(false);
+        };
+        if state.table.outcome().is_some() {
+            return Ok(false);
+        }
+        let mut next = state.table.clone();
+        next.time_out(seat)?;
+        let chance = state.chance.clone();
+        self.commit(state, next, chance, None).await?;
+        tracing::info!(table = %self.key, seat = seat.index(), "flag fell");
+        Ok(true)
+    }
+
+    /// Where `seat` may take back to: just before its last decision, in a
+    /// game against the computer that is not over.
+    fn can_take_back(&self, state: &State, seat: Player) -> Result<usize, WireFault> {
+        if !self
+            .fixed
+            .seats
+            .iter()
+            .any(|k| matches!(k, SeatKind::Computer(_)))
+        {
+            return Err(WireFault::new(
+                "illegal",
+                "takebacks are for games against the computer",
+            ));
+        }
+        if state.table.outcome().is_some() {
+            return Err(WireFault::new("game-over", "the game is over"));
+        }
+        state
+            .table
+            .deciders()
+            .collect::<Vec<_>>()
+            .iter()
+            .rposition(|d| *d == Some(seat))
+            .ok_or_else(|| WireFault::new("illegal", "you have no decision to take back"))
+    }
+
+    /// Takes back to just before `seat`'s last decision: the store first
+    /// (versioned on the current ply), then the table, replayed with the
+    /// chance stream rewound so the same dice fall again.
+    async fn take_back(&self, state: &mut State, seat: Player) -> Result<(), WireFault> {
+        let keep = self.can_take_back(state, seat)?;
+        let actions: Vec<String> = state.table.actions().map(str::to_owned).collect();
+        let (table, chance, _) = replay(&state.setup, &actions[..keep], None)?;
+        let store = Arc::clone(&self.store);
+        let key = self.key;
+        let ply = actions.len() as u64;
+        tokio::task::spawn_blocking(move || store.take_back(key, ply, keep as u64))
+            .await
+            .map_err(|e| WireFault::new("unavailable", format!("the store's worker failed: {e}")))?
+            .map_err(|e| WireFault::store(&e))?;
+        state.table = table;
+        state.chance = chance;
+        if let Some(clock) = &mut state.clock {
+            clock.advance(None, Some(seat), now_ms());
+        }
+        state.generation += 1;
+        self.arm_clock(state);
         let _ = self.changed.send(());
         Ok(())
     }
@@ -282,6 +793,10 @@ impl LiveTable {
         .await;
         match written {
             Ok(Ok(())) => Ok(()),
+            Ok(Err(StoreError::Conflict { .. })) => Err(WireFault::new(
+                "stale",
+                "another server played at this table first: choose again on the fresh view",
+            )),
             Ok(Err(e)) => Err(WireFault::store(&e)),
             Err(e) => Err(WireFault::new(
                 "unavailable",
@@ -290,16 +805,85 @@ impl LiveTable {
         }
     }
 
+    /// Reads the table back from the store (its actions, result and setup)
+    /// and announces the change: another server instance moved it.
+    async fn reload_locked(&self, state: &mut State) -> Result<(), WireFault> {
+        let store = Arc::clone(&self.store);
+        let key = self.key;
+        let stored = tokio::task::spawn_blocking(move || store.load_game(key))
+            .await
+            .map_err(|e| WireFault::new("unavailable", format!("the store's worker failed: {e}")))?
+            .map_err(|e| WireFault::store(&e))?;
+        let setup = match stored.meta.as_deref().map(serde_json::from_str::<Setup>) {
+            Some(Ok(setup)) => setup,
+            _ => state.setup.clone(),
+        };
+        let (mut table, chance, clock) = replay(&setup, &stored.actions, Some(&stored.times))?;
+        if let Some(outcome) = stored.result {
+            table.restore_ending(outcome);
+        }
+        state.table = table;
+        state.chance = chance;
+        state.clock = clock;
+        state.setup = setup;
+        state.generation += 1;
+        self.arm_clock(state);
+        let _ = self.changed.send(());
+        Ok(())
+    }
+
+    /// Another server instance changed the game (a PostgreSQL
+    /// notification): read it back, whatever changed (actions, result,
+    /// claims), and let a computer seat to act think.
+    pub async fn changed_elsewhere(&self) {
+        let mut state = self.state.lock().await;
+        if let Err(e) = self.reload_locked(&mut state).await {
+            tracing::error!(table = %self.key, error = %e.message, "reloading failed");
+        }
+        drop(state);
+        self.wake_computer();
+    }
+
+    /// Stores the table's setup (claims, rematch) with its game.
+    async fn save_setup(&self, setup: &Setup) -> Result<(), WireFault> {
+        crate::meta::save(&self.store, self.key, setup).await
+    }
+
+    /// After a restart: the running clock goes on from now with the time
+    /// it had, or the flag falls if it had none left; the flag timer is set.
+    pub(crate) async fn resume_clock(&self) {
+        let mut state = self.state.lock().await;
+        if state.table.outcome().is_some() {
+            if let Some(clock) = &mut state.clock {
+                clock.advance(None, None, now_ms());
+            }
+            return;
+        }
+        let to_act = player_to_act(&state.table);
+        if let Some(clock) = &mut state.clock {
+            clock.restart(to_act, now_ms());
+        }
+        match self.flag_if_fallen(&mut state).await {
+            Ok(true) => {}
+            Ok(false) => self.arm_clock(&state),
+            Err(fault) => {
+                tracing::error!(table = %self.key, kind = %fault.kind, "a flag could not be stored")
+            }
+        }
+    }
+
     /// Lets the computer play while one of its seats is to act, thinking
     /// on the blocking pool so the server never waits for it.
-    pub fn wake_computer(self: &Arc<Self>) {
-        let table = Arc::clone(self);
+    pub fn wake_computer(&self) {
+        let Some(table) = self.me.upgrade() else {
+            return;
+        };
         tokio::spawn(async move { table.computer_turns().await });
     }
 
     async fn computer_turns(self: Arc<Self>) {
         loop {
-            let (game, seat, ply, mut rng) = {
+            let (game, seat, ply) = {
                 let state = self.state.lock().await;
                 let ToAct::Player { player } = state.table.to_act() else {
                     return;
@@ -307,19 +891,17 @@ impl LiveTable {
                 if !self.is_computer(player) {
                     return;
                 }
-                (
-                    state.table.game().clone(),
-                    player,
-                    state.table.ply(),
-                    state.computer.clone(),
-                )
+                (state.table.game().clone(), player, state.table.ply())
             };
+            let seed = self.fixed.seed
+                ^ COMPUTER_STREAM
+                ^ (ply as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let thought = tokio::task::spawn_blocking(move || {
-                let choice = builtin::choose(&game, seat, &mut rng);
-                (choice, rng)
+                let mut rng = GameRng::from_seed(Seed(seed));
+                builtin::choose(&game, seat, &mut rng)
             })
             .await;
-            let Ok((Some(choice), rng)) = thought else {
+            let Ok(Some(choice)) = thought else {
                 tracing::error!(table = %self.key, "the computer found no action");
                 return;
             };
@@ -329,13 +911,15 @@ impl LiveTable {
             {
                 continue;
             }
-            let input = ActionInput::Text(choice.canonical);
-            let played = self
-                .change_locked(&mut state, seat, Request::Action(input))
-                .await;
-            if played.is_ok() {
-                state.computer = rng;
-            }
+            let played = match self.flag_if_fallen(&mut state).await {
+                Ok(true) => return,
+                Ok(false) => {
+                    let input = ActionInput::Text(choice.canonical);
+                    self.change_locked(&mut state, seat, Request::Action(input))
+                        .await
+                }
+                Err(fault) => Err(fault),
+            };
             drop(state);
             if let Err(fault) = played {
                 tracing::error!(table = %self.key, kind = %fault.kind, "the computer's action was refused");

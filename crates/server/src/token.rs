@@ -32,6 +32,28 @@ impl Token {
     }
 }
 
+impl Token {
+    /// The token `text` writes (32 hex digits), if it is one.
+    pub fn parse(text: &str) -> Option<Self> {
+        parse(text).map(Token)
+    }
+}
+
+/// A token is written out only where it is kept: the table's setup in the
+/// store, never a log or a record.
+impl serde::Serialize for Token {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.reveal())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Token {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Token::parse(&text).ok_or_else(|| serde::de::Error::custom("a token is 32 hex digits"))
+    }
+}
+
 /// Never prints the secret, so a token cannot end up in a log.
 impl fmt::Debug for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

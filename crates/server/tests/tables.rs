@@ -1,165 +1,18 @@
 //! The server as a client sees it: real HTTP and WebSocket on a free
 //! loopback port.
 
-use std::net::SocketAddr;
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tabula_core::{GameId, GameRng, Player, Seed};
 use tabula_games::{ActionInput, AnyGame, Table};
-use tabula_server::App;
-use tabula_store::{GameKey, SqliteStore, Store};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tabula_store::Store;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-const WAIT: Duration = Duration::from_secs(20);
-
-struct Server {
-    addr: SocketAddr,
-    store: Arc<SqliteStore>,
-    stop: tokio::sync::oneshot::Sender<()>,
-    done: tokio::task::JoinHandle<()>,
-}
-
-async fn start() -> Server {
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let app = App::new(store.clone());
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let done = tokio::spawn(async move {
-        tabula_server::serve(listener, app, async {
-            let _ = stopped.await;
-        })
-        .await
-        .unwrap();
-    });
-    Server {
-        addr,
-        store,
-        stop,
-        done,
-    }
-}
-
-/// A plain HTTP/1.1 POST: the status and the JSON body.
-async fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let response = String::from_utf8(response).unwrap();
-    let status: u16 = response[9..12].parse().unwrap();
-    let (_, body) = response.split_once("\r\n\r\n").unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-async fn create(server: &Server, request: Value) -> Value {
-    let (status, body) = post(server.addr, "/api/tables", &request.to_string()).await;
-    assert_eq!(status, 201, "{body}");
-    body
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn connect(server: &Server, table: &Value, token: &str) -> Client {
-        let url = format!("ws://{}/api/tables/{table}/ws?token={token}", server.addr);
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-        let mut client = Client { ws };
-        let catalog = client.recv().await;
-        assert_eq!(catalog["type"], "catalog");
-        assert!(catalog["catalog"].is_object());
-        client
-    }
-
-    async fn recv(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a message in time")
-                .expect("the connection open")
-                .unwrap();
-            if let Message::Text(text) = message {
-                return serde_json::from_str(text.as_str()).unwrap();
-            }
-        }
-    }
-
-    async fn send(&mut self, message: Value) {
-        self.ws
-            .send(Message::Text(message.to_string().into()))
-            .await
-            .unwrap();
-    }
-
-    async fn send_raw(&mut self, text: &str) {
-        self.ws.send(Message::Text(text.into())).await.unwrap();
-    }
-
-    async fn view(&mut self) -> Value {
-        let message = self.recv().await;
-        assert_eq!(message["type"], "view", "{message}");
-        message["view"].clone()
-    }
-
-    /// Views until one at `ply` (or later).
-    async fn view_at(&mut self, ply: u64) -> Value {
-        loop {
-            let view = self.view().await;
-            if view["ply"].as_u64().unwrap() >= ply {
-                return view;
-            }
-        }
-    }
-
-    async fn fault(&mut self) -> Value {
-        let message = self.recv().await;
-        assert_eq!(message["type"], "fault", "{message}");
-        message["fault"].clone()
-    }
-
-    async fn act(&mut self, action: &str) {
-        self.send(json!({"type": "action", "action": action})).await;
-    }
-}
-
-fn token(created: &Value, seat: u64) -> String {
-    created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["seat"] == seat)
-        .unwrap()["link_token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-fn spectator(created: &Value) -> String {
-    created["spectator_token"].as_str().unwrap().to_owned()
-}
-
-fn key(created: &Value) -> GameKey {
-    GameKey(created["table"].as_i64().unwrap())
-}
-
-/// The stored game replays to the position the server shows.
-fn assert_replays(store: &SqliteStore, key: GameKey, position: &Value) {
-    let stored = store.load_game(key).unwrap();
-    let game = stored.record().replay().unwrap();
-    assert_eq!(game.to_text(), position.as_str().unwrap());
-}
+use common::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fools_mate_between_two_people_and_a_spectator() {
@@ -610,7 +463,13 @@ async fn an_oversized_message_closes_the_connection() {
 /// holds every action and chance outcome.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_plays_through_the_websocket() {
-    let server = start().await;
+    // Whole games as fast as the test sends: no rate limit.
+    let server = start_with(tabula_server::Limits {
+        messages_per_second: 100_000,
+        message_burst: 100_000,
+        ..Default::default()
+    })
+    .await;
     let games = [
         ("chess", json!({})),
         ("epoch", json!({})),
@@ -652,9 +511,21 @@ async fn every_game_plays_through_the_websocket() {
             assert!(views[0]["moves"][0].get("player").is_none(), "{game}");
             assert_eq!(views[0]["to_act"]["kind"], "player", "{game}");
         }
-        for turn in 0..40 {
+        // To the end: by the rules within 300 decisions, else (Covenant's
+        // random games hardly end) the seat to act resigns.
+        for turn in 0..=300 {
             let ply = views[0]["ply"].as_u64().unwrap();
             if views[0]["to_act"]["kind"] == "over" {
+                break;
+            }
+            if turn == 300 {
+                let acting = views[0]["to_act"]["player"].as_u64().unwrap() as usize;
+                clients[acting]
+                    .send(json!({"type": "table", "action": "resign"}))
+                    .await;
+                for (i, client) in clients.iter_mut().enumerate() {
+                    views[i] = client.view().await;
+                }
                 break;
             }
             let acting = views[0]["to_act"]["player"].as_u64().unwrap() as usize;
@@ -673,7 +544,9 @@ async fn every_game_plays_through_the_websocket() {
             let seen = views[0]["ply"].clone();
             assert!(views.iter().all(|v| v["ply"] == seen), "{game}");
         }
+        assert_eq!(views[0]["to_act"]["kind"], "over", "{game}");
         let stored = server.store.load_game(key(&created)).unwrap();
+        assert!(stored.result.is_some(), "{game}: the result is stored");
         let ply = views[0]["ply"].as_u64().unwrap();
         assert!(ply >= 10, "{game} stopped at ply {ply}");
         assert_eq!(stored.actions.len() as u64, ply, "{game}");
@@ -764,7 +637,13 @@ async fn a_flood_of_messages_is_slowed_down() {
 /// the server adds nothing of the other seat's hand or deck.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lytharia_views_are_the_tables_views_for_each_viewer() {
-    let server = start().await;
+    // A whole game as fast as the test can send: no rate limit.
+    let server = start_with(tabula_server::Limits {
+        messages_per_second: 100_000,
+        message_burst: 100_000,
+        ..Default::default()
+    })
+    .await;
     let created = create(
         &server,
         json!({"game": "lytharia", "seats": ["human", "human"], "seed": 21}),
@@ -785,7 +664,7 @@ async fn lytharia_views_are_the_tables_views_for_each_viewer() {
     for (i, client) in clients.iter_mut().enumerate() {
         received[i].push(client.view().await);
     }
-    for turn in 0..30 {
+    for turn in 0..2000 {
         let latest = received[2].last().unwrap().clone();
         if latest["to_act"]["kind"] == "over" {
             break;
@@ -824,9 +703,65 @@ async fn lytharia_views_are_the_tables_views_for_each_viewer() {
         assert!(views.len() > 10);
         for view in views {
             let ply = view["ply"].as_u64().unwrap();
-            assert_eq!(view, &expected[i][&ply], "viewer {i} at ply {ply}");
+            // The server adds its own table actions (a rematch once over).
+            let mut view = view.clone();
+            let server_actions = view["table_actions"].take();
+            let mut want = expected[i][&ply].clone();
+            let table_actions = want["table_actions"].take();
+            assert_eq!(view, want, "viewer {i} at ply {ply}");
+            if view["outcome"].is_null() {
+                assert_eq!(server_actions, table_actions, "viewer {i} at ply {ply}");
+            }
         }
     }
     // And seats never see each other's legal actions.
     assert!(received[2].iter().all(|v| v["legal"] == json!([])));
+    assert_eq!(
+        received[2].last().unwrap()["to_act"]["kind"],
+        "over",
+        "a whole game"
+    );
+
+    // Read directly: no message to Player 1 or the spectator names a card of
+    // Player 2's hand or deck (only how many), while Player 2's own messages
+    // do name its hand; and the other way round.
+    let named = |view: &Value, owner: u64, zone: &str| -> usize {
+        view["zones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|z| z["owner"] == owner && z["zone"] == zone)
+            .map(|z| z["items"].as_array().unwrap().len())
+            .sum()
+    };
+    for (i, views) in received.iter().enumerate() {
+        for view in views {
+            for other in [0u64, 1] {
+                if i as u64 == other {
+                    continue;
+                }
+                assert_eq!(
+                    named(view, other, "hand"),
+                    0,
+                    "viewer {i} sees seat {other}'s hand"
+                );
+                assert_eq!(
+                    named(view, other, "deck"),
+                    0,
+                    "viewer {i} sees seat {other}'s deck"
+                );
+            }
+            assert_eq!(
+                named(view, i as u64, "deck"),
+                0,
+                "nobody sees a deck's order"
+            );
+        }
+    }
+    for (seat, views) in received.iter().take(2).enumerate() {
+        assert!(
+            views.iter().any(|v| named(v, seat as u64, "hand") > 0),
+            "seat {seat} sees its own hand"
+        );
+    }
 }

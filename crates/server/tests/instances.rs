@@ -1,0 +1,90 @@
+//! Two server instances in front of one game store, as several `tabula
+//! serve` processes share one PostgreSQL database: a table created on one
+//! is served by the other, a change on one reaches the other's players when
+//! it is told (`App::changed_elsewhere`, what a PostgreSQL notification
+//! triggers), and two instances racing for one ply resolve through the
+//! store's versioning.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use serde_json::json;
+use tabula_server::App;
+use tabula_store::{SqliteStore, Store};
+use tokio::net::TcpListener;
+
+use common::*;
+
+async fn instance(store: Arc<SqliteStore>) -> (App, SocketAddr) {
+    let app = App::new(store);
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let serving = app.clone();
+    tokio::spawn(async move {
+        tabula_server::serve(listener, serving, std::future::pending())
+            .await
+            .unwrap();
+    });
+    (app, addr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_serve_one_table() {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let (_a, a_addr) = instance(store.clone()).await;
+    let (b, b_addr) = instance(store.clone()).await;
+    let (status, created) = post(
+        a_addr,
+        "/api/tables",
+        &json!({"game": "chess", "seats": ["human", "human"]}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let table = created["table"].clone();
+    let key = tabula_store::GameKey(table.as_i64().unwrap());
+
+    // White plays through A, Black watches through B, which never saw the
+    // table created: it reads it from the store.
+    let mut white = Client::connect_to(a_addr, &table, &token(&created, 0), None)
+        .await
+        .unwrap();
+    white.view().await;
+    let mut black = Client::connect_to(b_addr, &table, &token(&created, 1), None)
+        .await
+        .unwrap();
+    assert_eq!(black.view().await["ply"], 0);
+    white.act("e2e4").await;
+    white.view_at(1).await;
+    b.changed_elsewhere(key).await;
+    let seen = black.view_at(1).await;
+    assert_eq!(seen["moves"][0]["notation"], "e4");
+
+    // Black answers through B, and at once, before A is told, through a
+    // second tab on A: both instances think ply 1 is free. The store takes
+    // the first; A's append conflicts, A reads the game back, and its tab
+    // is told its move was stale and gets the fresh view.
+    let mut black_on_a = Client::connect_to(a_addr, &table, &token(&created, 1), None)
+        .await
+        .unwrap();
+    black_on_a.view().await;
+    black.act("e7e5").await;
+    black.view_at(2).await;
+    black_on_a.act("c7c5").await;
+    assert_eq!(black_on_a.fault().await["kind"], "stale");
+    let fresh = black_on_a.view_at(2).await;
+    assert_eq!(fresh["moves"][1]["notation"], "e5");
+    assert_eq!(white.view_at(2).await["moves"][1]["notation"], "e5");
+    let stored = store.load_game(key).unwrap();
+    assert_eq!(
+        stored.actions,
+        ["e2e4", "e7e5"],
+        "exactly one of the two writes won"
+    );
+    // Play goes on through A on the fresh state, and reaches B when told.
+    white.act("d2d4").await;
+    assert_eq!(white.view_at(3).await["moves"][2]["notation"], "d4");
+    b.changed_elsewhere(key).await;
+    assert_eq!(black.view_at(3).await["moves"][2]["notation"], "d4");
+}

@@ -1,0 +1,117 @@
+// Each game's own panel beside the board, drawn from the game's `board`
+// object in the view: Skirmish's odds and dice, Warrior's phase, Covenant's
+// active piece and its targets, Lytharia's stage and stack.
+
+/** @param {string} tag @param {string} text @param {string} [cls] */
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+/** A probability as "58% (7/12)". */
+function chance(/** @type {any} */ odds) {
+  if (odds.given === true) return 'certain';
+  if (odds.given === false) return 'no chance';
+  const [n, d] = odds.win_probability;
+  return `${Math.round((100 * n) / d)}% (${n}/${d})`;
+}
+
+/**
+ * Skirmish: the odds of an entry that starts a skirmish, in words.
+ * @param {any} view @param {any} entry
+ */
+export function oddsFor(view, entry) {
+  if (view.game !== 'skirmish' || !view.board.offers) return null;
+  const offer = view.board.offers.find((/** @type {any} */ o) => o.action === entry.canonical);
+  if (!offer) return null;
+  return offer.odds.map((/** @type {any} */ o) => `attack ${o.attack_value} + bonus ${o.bonus} against defence ${o.defence_value}: wins ${chance(o)}`).join('; ');
+}
+
+/** @param {any} view */
+function skirmish(view, /** @type {any} */ place, /** @type {string[]} */ targets, /** @type {string|null} */ hover, /** @type {any[]} */ legal) {
+  const out = [];
+  const b = view.board;
+  if (b.waiting_for && !view.outcome) out.push(el('p', b.waiting_for, 'waiting'));
+  if (b.pending) out.push(el('p', `Dice to come: ${JSON.stringify(b.pending)}`));
+  const dice = ((view.last && view.last.events) || []).filter((/** @type {any} */ e) => e.kind === 'dice' || e.kind === 'fight');
+  for (const d of dice) out.push(el('p', `${d.kind === 'dice' ? '🎲 ' : ''}${d.text}`, 'dice'));
+  if (place && place.at === 'cell') {
+    const from = legal.filter((e) => e.gesture.from.at === 'cell' && e.gesture.from.cell === place.cell);
+    const rows = [];
+    for (const e of from) {
+      const odds = oddsFor(view, e);
+      if (odds) rows.push(`${e.notation}: ${odds}`);
+    }
+    if (rows.length) {
+      out.push(el('h3', 'Odds before you attack'));
+      const ul = document.createElement('ul');
+      ul.className = 'odds';
+      for (const r of rows) ul.append(el('li', r));
+      out.push(ul);
+    }
+  }
+  void targets;
+  void hover;
+  return out;
+}
+
+const WARRIOR_PHASES = {
+  move: 'Move a piece, or drop a Warrior from the Bank.',
+  bonus: 'Bonus drops from your Reserve (optional): end them when done.',
+  arm: 'Place weapons from your Reserve on your Warriors (optional): end when done.',
+  buy: 'Buy from the Bank (optional), then end the turn.',
+};
+
+function warrior(/** @type {any} */ view) {
+  const phase = view.board.phase;
+  if (view.outcome) return [];
+  return [el('p', `Phase: ${phase}. ${WARRIOR_PHASES[phase] || ''}`, 'waiting')];
+}
+
+function covenant(/** @type {any} */ catalog, /** @type {any} */ view, /** @type {string|null} */ hover) {
+  const out = [];
+  const b = view.board;
+  out.push(el('p', `Round ${b.round}; rounds without a capture: ${b.quiet_rounds}. Grails: ${view.seats.map((/** @type {any} */ s, /** @type {number} */ i) => `${s.name} ${b.grails[i]}`).join(', ')}.`));
+  const a = b.active;
+  if (a) {
+    const piece = b.pieces.find((/** @type {any} */ p) => p.cell === a.cell);
+    const name = piece ? ((catalog.pieces.find((/** @type {any} */ k) => k.id === piece.piece) || {}).name || piece.piece) : '';
+    out.push(el('p', `Active: ${name} on ${a.cell}, ${a.mp} MP left. It can reach ${a.reachable.length} hexes and attack ${a.targets.length ? a.targets.join(', ') : 'nobody'}.`, 'waiting'));
+    const target = hover && a.targets.includes(hover) ? b.pieces.find((/** @type {any} */ p) => p.cell === hover) : null;
+    if (piece && target) {
+      const preview = el('p', `Attack on ${target.cell}: attack ${piece.attack} against defence ${target.defence}; the target has ${target.blood} of ${target.max_blood} Blood.`, 'preview');
+      preview.setAttribute('data-preview', 'attack');
+      out.push(preview);
+    }
+  }
+  return out;
+}
+
+function lytharia(/** @type {any} */ view) {
+  const out = [];
+  const b = view.board;
+  out.push(el('p', `Stage: ${b.stage}. Turn ${b.turn_number || 0}.`, 'waiting'));
+  if (b.stack && b.stack.length) {
+    out.push(el('h3', 'The stack (top last): respond or pass'));
+    const ol = document.createElement('ol');
+    for (const s of b.stack) ol.append(el('li', s.text || s.label || s.name || (s.source && (s.source.card || `ability of troop ${s.source.ability_of}`)) || s.card || JSON.stringify(s)));
+    out.push(ol);
+  }
+  return out;
+}
+
+/**
+ * @param {any} catalog @param {any} view @param {any} place the selected place
+ * @param {string[]} targets @param {string|null} hover @param {any[]} legal
+ * @returns {Node[]}
+ */
+export function gamePanel(catalog, view, place, targets, hover, legal) {
+  if (view.game === 'skirmish') return skirmish(view, place, targets, hover, legal);
+  if (view.game === 'warrior') return warrior(view);
+  if (view.game === 'covenant') return covenant(catalog, view, hover);
+  if (view.game === 'lytharia') return lytharia(view);
+  if (view.game === 'epoch' && view.board.swap_available && !view.outcome) return [el('p', 'Black may swap sides instead of moving.', 'waiting')];
+  return [];
+}
