@@ -79,7 +79,7 @@ fn chess_board_advantage(board: &tabula_chess::Board, value: impl Fn(Role) -> f6
 }
 
 impl Evaluate for Chess {
-    const ITERATIONS: u32 = 80000;
+    const ITERATIONS: u32 = 15000;
     const SCALE: f64 = 2.5;
 
     fn advantage(&self) -> f64 {
@@ -98,7 +98,7 @@ impl Evaluate for Chess {
 }
 
 impl Evaluate for Skirmish {
-    const ITERATIONS: u32 = 8000;
+    const ITERATIONS: u32 = 6000;
     const SCALE: f64 = 3.0;
 
     fn advantage(&self) -> f64 {
@@ -172,7 +172,7 @@ impl Evaluate for Epoch {
 }
 
 impl Evaluate for Warrior {
-    const ITERATIONS: u32 = 60000;
+    const ITERATIONS: u32 = 12000;
     const ROLLOUT: u32 = 0;
     const SCALE: f64 = 6.0;
 
@@ -203,7 +203,7 @@ impl Evaluate for Warrior {
 }
 
 impl Evaluate for Covenant {
-    const ITERATIONS: u32 = 10000;
+    const ITERATIONS: u32 = 2000;
     const SCALE: f64 = 4.0;
 
     fn advantage(&self) -> f64 {
@@ -228,7 +228,7 @@ impl Evaluate for Covenant {
 }
 
 impl Evaluate for Lytharia {
-    const ITERATIONS: u32 = 22000;
+    const ITERATIONS: u32 = 8000;
     const SCALE: f64 = 8.0;
 
     fn advantage(&self) -> f64 {
