@@ -348,14 +348,18 @@ impl Summary {
         }
     }
 
-    /// The Elo difference with a 95% interval, from the score and its
-    /// standard error; clamped where the score is 0 or 1.
+    /// The Elo difference with a 95% interval: a Wilson interval on the
+    /// mean score with the games' own variance, so a clean sweep still has
+    /// a finite lower bound.
     fn elo(&self) -> (f64, f64, f64) {
-        let se = self.deviation / (self.games.max(1) as f64).sqrt();
+        let n = self.games.max(1) as f64;
+        let z2 = 1.96f64 * 1.96;
+        let centre = (self.score + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = 1.96 * (self.deviation.powi(2) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
         (
             elo_of(self.score),
-            elo_of(self.score - 1.96 * se),
-            elo_of(self.score + 1.96 * se),
+            elo_of(centre - half),
+            elo_of(centre + half),
         )
     }
 }
@@ -516,6 +520,9 @@ mod tests {
         let (_, flo, fhi) = few.elo();
         assert!(fhi - flo > 3.0 * (hi - lo));
         assert!(summary(5, 10, 5).elo().0.abs() < 1e-9);
+        // A sweep is clearly better, but not infinitely so.
+        let (_, sweep_low, _) = summary(40, 0, 0).elo();
+        assert!(sweep_low > 300.0 && sweep_low < 700.0, "{sweep_low}");
     }
 
     #[test]

@@ -167,7 +167,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             max_plies,
             json,
         } => {
-            let g = crate::bench::to_first_decision(load(&game, None)?, seed)?;
+            let g = load(&game, None)?;
             let sprt = match sprt {
                 None => None,
                 Some(text) => {
