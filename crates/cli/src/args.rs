@@ -190,6 +190,10 @@ pub enum Command {
         #[command(flatten)]
         store: ServeStoreArgs,
     },
+    /// Load a server with many concurrent tables of every game played by
+    /// seeded random clients over WebSocket; report throughput, latency and
+    /// memory, then check every table's stored record.
+    Loadtest(crate::loadtest::LoadtestArgs),
     /// Game records: replay a record file, import it into the database, export a stored game.
     Record {
         /// What to do with records.

@@ -209,6 +209,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             json,
         } => crate::bench::run(game, seconds, json, out),
         Command::Serve { addr, store } => crate::serve::run(addr, &store, out),
+        Command::Loadtest(args) => crate::loadtest::run(args, out),
         Command::Record { command } => crate::record::run(command, out),
     }
 }

@@ -7,6 +7,7 @@ mod arena;
 mod args;
 mod bench;
 mod commands;
+mod loadtest;
 mod play;
 mod record;
 mod render;
