@@ -43,6 +43,8 @@ for (const game of ['chess', 'epoch', 'skirmish', 'warrior', 'covenant', 'lythar
     await page.waitForSelector('body[data-ready]');
     await page.click(`.game-card[data-game="${game}"]`);
     await page.waitForFunction((g) => document.querySelector(`.game-card[data-game="${g}"]`)?.getAttribute('aria-checked') === 'true', game);
+    // The easy computer answers at once, which keeps the run short.
+    await page.selectOption('#seat-1', 'computer:easy');
     await page.click('#create');
     await page.waitForURL(/\/t\/\d+#t=/);
     await tableReady(page);

@@ -100,9 +100,11 @@ export async function plyAfter(page, before) {
  */
 export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {}) {
   const before = await ply(page);
+  const sent = async () => Number((await page.getAttribute('body', 'data-sent')) || 0);
+  const sentBefore = await sent();
   const clicked = [];
   const finish = async () => {
-    if (await page.locator('#picker:not([hidden]) button').count()) {
+    if ((await sent()) === sentBefore && (await page.locator('#picker:not([hidden]) button').count())) {
       const b = page.locator('#picker:not([hidden]) button').nth(0);
       clicked.push(`choice ${await b.textContent()}`);
       await b.click();
@@ -118,7 +120,8 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
     clicked.push(await s.getAttribute('data-cell'));
     await s.click();
     const t = await targets();
-    if (await t.count()) {
+    // A one-click action was sent: the next view's highlights are not ours.
+    if ((await sent()) === sentBefore && (await t.count())) {
       clicked.push(await t.nth(0).getAttribute('data-cell'));
       await t.nth(0).click();
     }
@@ -128,7 +131,7 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
     clicked.push(`item ${await it.getAttribute('data-item')}`);
     await it.click();
     const t = await targets();
-    if (await t.count()) {
+    if ((await sent()) === sentBefore && (await t.count())) {
       clicked.push(await t.nth(0).getAttribute('data-cell'));
       await t.nth(0).click();
     }
@@ -148,7 +151,7 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
   }
   // If the clicks only selected (a piece with a one-click menu), use the menu.
   const selected = (await page.locator('#board .hl.selected, #zones [aria-pressed="true"]').count()) > 0;
-  if (selected && (await ply(page)) === before && (await page.locator('#controls button').count()) && clicked.length === 1) {
+  if (selected && (await sent()) === sentBefore && (await page.locator('#controls button').count()) && clicked.length === 1) {
     const b = page.locator('#controls button').nth(0);
     clicked.push(`button ${await b.textContent()}`);
     await b.click();

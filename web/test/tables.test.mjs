@@ -130,6 +130,8 @@ test('Skirmish shows the odds of a capture before it is made', async () => {
   await page.goto(`${server.url}/t/${created.table}#t=${tokens}`);
   await tableReady(page);
   const move = async (from, to) => {
+    // Hotseat: wait until the seat to move is the one shown.
+    await page.waitForSelector(`#board [data-cell="${from}"].active`);
     const before = await ply(page);
     await page.click(`#board [data-cell="${from}"]`);
     await page.click(`#board [data-cell="${to}"]`);
@@ -159,7 +161,16 @@ test('a phone-sized table page', async () => {
   assert.ok(width <= 360, `no sideways scrolling (${width}px)`);
   const box = await p.page.locator('#board svg').boundingBox();
   assert.ok(box && box.width >= 300, 'the board fills the screen width');
+  // Every control and every cell has an accessible name.
+  const unnamed = await p.page.$$eval('button, select, input, a, [role="button"], #board [data-cell]', (els) =>
+    els.filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim() || (e.id && document.querySelector(`label[for="${e.id}"]`)))).length);
+  assert.equal(unnamed, 0, 'no control without a name');
   await shot(p.page, 'phone-chess');
+  await p.page.goto(`${server.url}/`);
+  await p.page.waitForSelector('body[data-ready]');
+  const lobbyWidth = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(lobbyWidth <= 360, `the lobby fits too (${lobbyWidth}px)`);
+  await shot(p.page, 'phone-lobby');
   await p.context.close();
 });
 
@@ -321,6 +332,8 @@ test('hotseat Lytharia: the board is hidden between the two players', async () =
   await tableReady(page);
   let passes = 0;
   for (let i = 0; i < 12; i++) {
+    // Both seats' views must be in: the next seat's shows the pass screen.
+    await page.waitForFunction(() => !document.getElementById('pass').hidden || document.body.dataset.turn === 'mine');
     if (await page.isVisible('#pass')) {
       passes++;
       // While the device passes, neither side's board or hand is on the screen.
@@ -334,3 +347,40 @@ test('hotseat Lytharia: the board is hidden between the two players', async () =
   assert.ok(passes > 0, 'the device was passed');
   await context.close();
 });
+
+test('the page is served with its content types, revalidated by ETag', async () => {
+  const get = (path, headers = {}) => fetch(`${server.url}${path}`, { headers });
+  for (const [path, type] of [['/', 'text/html'], ['/t/1', 'text/html'], ['/rules/epoch', 'text/html'],
+    ['/rules/epoch.md', 'text/markdown'], ['/static/js/table.js', 'text/javascript'], ['/static/app.css', 'text/css'],
+    ['/static/favicon.svg', 'image/svg+xml'], ['/static/guide/chess.md', 'text/markdown']]) {
+    const r = await get(path);
+    assert.equal(r.status, 200, path);
+    assert.ok(r.headers.get('content-type').startsWith(type), `${path}: ${r.headers.get('content-type')}`);
+    assert.equal(r.headers.get('cache-control'), 'no-cache', path);
+  }
+  const first = await get('/static/app.css');
+  const again = await get('/static/app.css', { 'if-none-match': first.headers.get('etag') });
+  assert.equal(again.status, 304);
+  for (const path of ['/static/nope.js', '/static/index.html', '/rules/go', '/static/..%2f..%2fCargo.toml']) {
+    assert.equal((await get(path)).status, 404, path);
+  }
+});
+
+// Chess only: a clicked Skirmish game runs a minute and a half, too long for CI.
+for (const game of ['chess']) {
+  test(`${game}: a whole game against the computer, clicked to its end`, async () => {
+    const created = await createTable(server.url, { game, seats: ['human', 'computer:easy'], seed: 9 });
+    const p = await openSeat(server.url, created.table, created.seats[0].link_token);
+    const page = p.page;
+    for (let i = 0; i < 600; i++) {
+      await page.waitForFunction(() => document.body.dataset.turn !== 'wait', null, { timeout: 30000 });
+      if ((await page.getAttribute('body', 'data-turn')) === 'over') break;
+      await clickSomething(page, { pick: i * 7 });
+    }
+    assert.equal(await page.getAttribute('body', 'data-turn'), 'over', 'the game ended');
+    const status = await page.textContent('#status.over');
+    assert.match(status, /wins|draw/i, `the result in words: ${status}`);
+    await shot(page, `${game}-over`);
+    await p.context.close();
+  });
+}

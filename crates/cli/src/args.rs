@@ -120,6 +120,9 @@ pub enum Command {
         /// Seed for chance (dice, shuffles) and the computer player, so the game can be replayed.
         #[arg(long)]
         seed: Option<u64>,
+        /// The computer's strength: random, greedy, easy, medium, hard (docs/ai.md).
+        #[arg(long, default_value = "medium", value_name = "LEVEL")]
+        level: tabula_ai::Level,
         #[command(flatten)]
         db: DbArgs,
         /// Do not save the game.
@@ -128,6 +131,56 @@ pub enum Command {
         /// Continue a saved, unfinished game (its id, as the game's start or `tabula record list` shows it).
         #[arg(long, value_name = "ID", conflicts_with = "position")]
         resume: Option<i64>,
+    },
+    /// Play computer players against each other and sum up the result (docs/ai.md).
+    Match {
+        #[command(flatten)]
+        game: GameArgs,
+        /// The first player: a level (random, greedy, easy, medium, hard),
+        /// optionally with an iteration budget (`medium:500`).
+        #[arg(long, value_name = "SPEC")]
+        a: crate::arena::Spec,
+        /// The second player, as `--a`.
+        #[arg(long, value_name = "SPEC")]
+        b: crate::arena::Spec,
+        /// Games to play; seats alternate between games.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// The series seed: the same seed replays the same games (under
+        /// iteration budgets).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A time limit per decision for the searching levels, in
+        /// milliseconds (then results depend on the machine's speed).
+        #[arg(long, value_name = "MS")]
+        time_per_move: Option<u64>,
+        /// Stop early by a sequential probability ratio test between two
+        /// Elo differences, as fishtest does (`0,50`).
+        #[arg(long, value_name = "ELO0,ELO1")]
+        sprt: Option<String>,
+        /// Save every game's record in this directory.
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
+        /// A game still going after this many actions counts as a draw.
+        #[arg(long, default_value_t = 3000)]
+        max_plies: usize,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure random playouts, search iterations and evaluations per second for every game.
+    Bench {
+        /// Only this game (default: every game and mode).
+        game: Option<GameId>,
+        /// About how long to measure each figure, in seconds.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+        /// Print JSON lines instead of a table.
+        #[arg(long)]
+        json: bool,
     },
     /// Serve every game over HTTP and WebSocket until Ctrl-C (docs/api.md).
     Serve {

@@ -138,6 +138,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             position,
             computer,
             seed,
+            level,
             db,
             no_save,
             resume,
@@ -154,11 +155,59 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
                 PlayOptions {
                     computer,
                     seed,
+                    level,
                     saving,
                     from_position: position.is_some(),
                 },
             )
         }
+        Command::Match {
+            game,
+            a,
+            b,
+            games,
+            threads,
+            seed,
+            time_per_move,
+            sprt,
+            records,
+            max_plies,
+            json,
+        } => {
+            let g = load(&game, None)?;
+            let sprt = match sprt {
+                None => None,
+                Some(text) => {
+                    let parsed = text.split_once(',').and_then(|(x, y)| {
+                        Some((x.trim().parse::<f64>().ok()?, y.trim().parse::<f64>().ok()?))
+                    });
+                    match parsed {
+                        Some((e0, e1)) if e0 < e1 => Some((e0, e1)),
+                        _ => anyhow::bail!(
+                            "--sprt '{text}' is not ELO0,ELO1 with ELO0 below ELO1 (e.g. 0,50)"
+                        ),
+                    }
+                }
+            };
+            let options = crate::arena::MatchOptions {
+                a,
+                b,
+                games,
+                threads,
+                seed,
+                time_per_move: time_per_move.map(std::time::Duration::from_millis),
+                sprt,
+                records,
+                max_plies,
+                json,
+            };
+            crate::arena::run(&g, &options, out)
+        }
+        Command::Bench {
+            game,
+            seconds,
+            json,
+        } => crate::bench::run(game, seconds, json, out),
         Command::Serve { addr, store } => crate::serve::run(addr, &store, out),
         Command::Loadtest(args) => crate::loadtest::run(args, out),
         Command::Record { command } => crate::record::run(command, out),

@@ -3,7 +3,9 @@
 //! Output contract (scripts and tests rely on it): data on stdout, one item a
 //! line, or JSON with `--json`; errors as one line on stderr with exit code 2.
 
+mod arena;
 mod args;
+mod bench;
 mod commands;
 mod loadtest;
 mod play;

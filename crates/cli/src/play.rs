@@ -46,6 +46,8 @@ pub struct PlayOptions {
     pub computer: Option<String>,
     /// `--seed`.
     pub seed: Option<u64>,
+    /// `--level`: the computer's strength.
+    pub level: tabula_ai::Level,
     /// Whether and where to save.
     pub saving: Saving,
     /// Whether the game was started from a position text (stored as the
@@ -180,7 +182,7 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } if seats.contains(&player) => {
-                let action = computer_choice(&game, player, &mut computer_rng)?;
+                let action = computer_choice(&game, player, options.level, &mut computer_rng)?;
                 // Named as the people at the table may know it, before it
                 // changes the state the notation depends on.
                 let shown = game.notation_for(&action.canonical, viewer_for(&game, &seats))?;
@@ -501,9 +503,14 @@ fn time_seed() -> u64 {
         .unwrap_or(0)
 }
 
-/// The built-in computer player's action (`tabula_games::builtin`).
-pub fn computer_choice(game: &AnyGame, me: Player, rng: &mut GameRng) -> Result<ActionText> {
-    tabula_games::builtin::choose(game, me, rng)
+/// The computer player's action at `level` (`tabula_ai`).
+pub fn computer_choice(
+    game: &AnyGame,
+    me: Player,
+    level: tabula_ai::Level,
+    rng: &mut GameRng,
+) -> Result<ActionText> {
+    tabula_ai::choose(game, me, level, rng)
         .ok_or_else(|| anyhow::anyhow!("the computer has no legal action"))
 }
 

@@ -29,11 +29,15 @@ pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Res
     let store: Arc<dyn tabula_store::Store + Send + Sync> = tabula_store::open(db, url)
         .with_context(|| format!("opening the game store {location}"))?
         .into();
+    // Dropped after the runtime: PostgreSQL's synchronous client blocks on
+    // its own runtime when it closes, which panics inside tokio's, so the
+    // last reference to the store must go outside it.
+    let last_store = Arc::clone(&store);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("listening on {addr}"))?;
@@ -54,7 +58,10 @@ pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Res
             .context("serving")?;
         writeln!(out, "stopped")?;
         Ok(())
-    })
+    });
+    drop(runtime);
+    drop(last_store);
+    served
 }
 
 /// Ctrl-C, or SIGTERM on Unix. The handlers are installed when this is

@@ -771,11 +771,17 @@ impl Game for Lytharia {
         let me = observer.0.min(1) as usize;
         let opp = 1 - me;
         let st = &mut g.state;
-        // The observer's own deck order is unknown to them too.
+        // The observer's own deck order is unknown to them too. Hidden cards
+        // are sorted before every shuffle so the world drawn depends on what
+        // the observer knows (which cards are unseen), never on where the
+        // real state keeps them: a computer player's choice must not change
+        // with hidden cards it cannot see.
+        st.sides[me].deck.sort();
         rng.shuffle(&mut st.sides[me].deck);
         // The opponent's hand and deck: any split of the unseen cards.
         let side = &mut st.sides[opp];
         let mut unseen: Vec<CardId> = side.hand.drain(..).chain(side.deck.drain(..)).collect();
+        unseen.sort();
         rng.shuffle(&mut unseen);
         let hand_size = self.state.sides[opp].hand.len();
         side.deck = unseen.split_off(hand_size);
@@ -839,6 +845,7 @@ impl Game for Lytharia {
             if role == Role::Pawn {
                 pool.extend(st.sides[opp].to_place.iter().copied());
             }
+            pool.sort();
             if pool.len() < 2 {
                 continue;
             }

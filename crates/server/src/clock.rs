@@ -18,7 +18,7 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 /// A clock's settings, as `POST /api/tables` gives them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClockSettings {
     /// Each seat's time at the start, in seconds.

@@ -10,10 +10,10 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use tabula_core::{GameId, Viewer};
 use tabula_store::GameKey;
+use utoipa::ToSchema;
 
 use crate::player::Presented;
 use crate::table::{Level, WireFault};
@@ -56,27 +56,135 @@ impl HttpError {
 
 impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
-        let body = match self.field {
-            Some(field) => json!({"error": self.message, "field": field}),
-            None => json!({"error": self.message}),
+        let body = ErrorBody {
+            error: self.message,
+            field: self.field.map(str::to_owned),
         };
         (self.status, axum::Json(body)).into_response()
     }
 }
 
-/// `GET /api/games`: every game with its options and the computer levels.
+/// The body of every refused request.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// What is wrong, in words.
+    pub error: String,
+    /// The request field at fault, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// A game option as `tabula games` lists it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameOption {
+    /// Its key (`mode`).
+    pub key: String,
+    /// The values it takes, for people (`basic|advanced`, `integer`).
+    pub values: String,
+    /// The book's value.
+    pub default: String,
+    /// What it changes.
+    pub help: String,
+}
+
+/// One game in `GET /api/games`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameEntry {
+    /// The game id.
+    pub id: String,
+    /// Its full name.
+    pub title: String,
+    /// Its options.
+    pub options: Vec<GameOption>,
+    /// The computer levels a seat may have.
+    pub levels: Vec<String>,
+}
+
+/// One seat in `GET /api/games/{id}/seats`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatEntry {
+    /// The seat, from 0.
+    pub seat: u8,
+    /// Its name ("White").
+    pub name: String,
+    /// Its team.
+    pub team: u8,
+}
+
+/// The answer of `GET /api/games/{id}/seats`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Seats {
+    /// The seats in order.
+    pub seats: Vec<SeatEntry>,
+}
+
+/// A seat in `GET /api/me/tables`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MySeat {
+    /// The seat.
+    pub seat: u8,
+    /// Its name.
+    pub name: String,
+    /// `human`, or `computer:LEVEL`.
+    #[schema(value_type = String)]
+    pub kind: crate::SeatKind,
+    /// Whether a player holds it.
+    pub claimed: bool,
+    /// Whether the asking player does.
+    pub mine: bool,
+    /// Its secret: for the player's own seats, and for the creator the
+    /// seats nobody has claimed (invite links).
+    pub token: Option<String>,
+}
+
+/// A table in `GET /api/me/tables`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyTable {
+    /// The table's id.
+    pub table: i64,
+    /// The game id.
+    pub game: String,
+    /// The game's name.
+    pub title: String,
+    /// Its seats.
+    pub seats: Vec<MySeat>,
+    /// The spectators' secret, for the creator.
+    pub spectator_token: Option<String>,
+    /// Whether the game is over.
+    pub finished: bool,
+    /// The result in words, once over.
+    pub result: Option<String>,
+    /// Whether one of the player's seats is to decide.
+    pub to_act: bool,
+}
+
+/// The answer of `GET /api/tables/{id}/views`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PastView {
+    /// The `TableView` (docs/protocol.md section 2), read-only.
+    #[schema(value_type = Object)]
+    pub view: tabula_games::TableView,
+}
+
+/// Every game with its options and the computer levels.
+#[utoipa::path(get, path = "/api/games", responses((status = 200, body = Vec<GameEntry>)))]
 pub(crate) async fn games() -> Response {
-    let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-    let games: Vec<Value> = GameId::ALL
+    let levels: Vec<String> = Level::ALL.iter().map(|l| l.name().to_owned()).collect();
+    let games: Vec<GameEntry> = GameId::ALL
         .iter()
-        .map(|id| {
-            let options: Vec<Value> = tabula_games::option_specs(*id)
+        .map(|id| GameEntry {
+            id: id.to_string(),
+            title: id.title().to_owned(),
+            options: tabula_games::option_specs(*id)
                 .iter()
-                .map(|o| {
-                    json!({"key": o.key, "values": o.values, "default": o.default, "help": o.help})
+                .map(|o| GameOption {
+                    key: o.key.to_owned(),
+                    values: o.values.to_owned(),
+                    default: o.default.to_owned(),
+                    help: o.help.to_owned(),
                 })
-                .collect();
-            json!({"id": id.to_string(), "title": id.title(), "options": options, "levels": levels})
+                .collect(),
+            levels: levels.clone(),
         })
         .collect();
     axum::Json(games).into_response()
@@ -87,7 +195,10 @@ fn game_id(text: &str) -> Result<GameId, HttpError> {
         .map_err(|e: tabula_core::UnknownGame| HttpError::bad("game", e.to_string()))
 }
 
-/// `GET /api/games/{id}/seats?OPTION=VALUE...`: the seats these options give.
+/// The seats a game has with these options (`?OPTION=VALUE...`).
+#[utoipa::path(get, path = "/api/games/{id}/seats",
+    params(("id" = String, Path, description = "A game id")),
+    responses((status = 200, body = Seats), (status = 400, body = ErrorBody)))]
 pub(crate) async fn seats(
     Path(id): Path<String>,
     Query(options): Query<HashMap<String, String>>,
@@ -97,14 +208,21 @@ pub(crate) async fn seats(
     options.sort();
     let seats =
         App::seat_names(id, &options).map_err(|e| HttpError::bad("options", e.to_string()))?;
-    let seats: Vec<Value> = seats
+    let seats = seats
         .into_iter()
-        .map(|(p, name, team)| json!({"seat": p.index(), "name": name, "team": team}))
+        .map(|(p, name, team)| SeatEntry {
+            seat: p.index() as u8,
+            name,
+            team,
+        })
         .collect();
-    Ok(axum::Json(json!({"seats": seats})).into_response())
+    Ok(axum::Json(Seats { seats }).into_response())
 }
 
-/// `POST /api/tables`.
+/// Creates a table (docs/api.md); the request's player is its creator.
+#[utoipa::path(post, path = "/api/tables", request_body = crate::CreateTable,
+    responses((status = 201, body = crate::Created), (status = 400, body = ErrorBody),
+        (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub(crate) async fn create_table(
     State(app): State<App>,
     Extension(presented): Extension<Presented>,
@@ -136,16 +254,16 @@ pub(crate) async fn create_table(
     }
 }
 
-/// `GET /api/me/tables`: the tables the asking player created or sits at,
-/// newest first, with the secrets of the seats that are theirs (and, for
-/// the tables they created, of the seats nobody has claimed yet: the
-/// invite links).
+/// The tables the asking player created or sits at, newest first, with the
+/// secrets of the seats that are theirs (and, for the tables they created,
+/// of the seats nobody has claimed yet: the invite links).
+#[utoipa::path(get, path = "/api/me/tables", responses((status = 200, body = Vec<MyTable>)))]
 pub(crate) async fn my_tables(
     State(app): State<App>,
     Extension(presented): Extension<Presented>,
 ) -> Response {
     let Some(me) = presented.known() else {
-        return axum::Json(Vec::<Value>::new()).into_response();
+        return axum::Json(Vec::<MyTable>::new()).into_response();
     };
     let mut out = Vec::new();
     for table in app.all_tables() {
@@ -156,32 +274,35 @@ pub(crate) async fn my_tables(
         let fixed = table.fixed();
         let infos = table.seat_infos().await;
         let to_act = table.to_act().await;
-        let seats: Vec<Value> = infos
+        let seats = infos
             .iter()
             .map(|info| {
                 let index = info.seat as usize;
                 let own = mine.iter().any(|p| p.index() == index);
-                let token = fixed.tokens[index]
-                    .as_ref()
-                    .filter(|_| own || (created && !info.claimed))
-                    .map(|t| t.reveal());
-                json!({
-                    "seat": info.seat, "name": info.name, "kind": info.kind,
-                    "claimed": info.claimed, "mine": own, "token": token,
-                })
+                MySeat {
+                    seat: info.seat,
+                    name: info.name.clone(),
+                    kind: info.kind,
+                    claimed: info.claimed,
+                    mine: own,
+                    token: fixed.tokens[index]
+                        .as_ref()
+                        .filter(|_| own || (created && !info.claimed))
+                        .map(|t| t.reveal()),
+                }
             })
             .collect();
         let result = table.result().await;
-        out.push(json!({
-            "table": table.key().0,
-            "game": table.game_id().to_string(),
-            "title": table.game_id().title(),
-            "seats": seats,
-            "spectator_token": created.then(|| fixed.spectator.reveal()),
-            "finished": result.is_some(),
-            "result": result,
-            "to_act": to_act.is_some_and(|p| mine.contains(&p)),
-        }));
+        out.push(MyTable {
+            table: table.key().0,
+            game: table.game_id().to_string(),
+            title: table.game_id().title().to_owned(),
+            seats,
+            spectator_token: created.then(|| fixed.spectator.reveal()),
+            finished: result.is_some(),
+            result,
+            to_act: to_act.is_some_and(|p| mine.contains(&p)),
+        });
     }
     axum::Json(out).into_response()
 }
@@ -209,7 +330,11 @@ async fn viewer(
     Ok((table, viewer))
 }
 
-/// `GET /api/tables/{id}/record?token=T`: the game's record as text.
+/// The game's record as text (a seat's own for hidden-information games).
+#[utoipa::path(get, path = "/api/tables/{id}/record",
+    params(("id" = i64, Path, description = "The table"), ("token" = String, Query, description = "A seat's or the spectators' secret")),
+    responses((status = 200, content_type = "text/plain", body = String),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub(crate) async fn record(
     State(app): State<App>,
     Path(id): Path<i64>,
@@ -231,7 +356,12 @@ pub(crate) async fn record(
         .into_response())
 }
 
-/// `GET /api/tables/{id}/views?token=T&ply=N`: the view `ply` actions in.
+/// The table as the token's viewer knew it `ply` actions in, read-only.
+#[utoipa::path(get, path = "/api/tables/{id}/views",
+    params(("id" = i64, Path, description = "The table"), ("token" = String, Query, description = "A seat's or the spectators' secret"),
+        ("ply" = usize, Query, description = "How many actions in (0 = the start)")),
+    responses((status = 200, body = PastView), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub(crate) async fn view_at(
     State(app): State<App>,
     Path(id): Path<i64>,
@@ -242,5 +372,35 @@ pub(crate) async fn view_at(
         .ply
         .ok_or_else(|| HttpError::bad("ply", "which ply: ?ply=N"))?;
     let view = table.view_at(viewer, ply).await.map_err(HttpError::fault)?;
-    Ok(axum::Json(json!({"view": view})).into_response())
+    Ok(axum::Json(PastView { view }).into_response())
+}
+
+/// The OpenAPI description of the HTTP API, generated from the handlers.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "tabula",
+        description = "The tabula game server's HTTP API. The WebSocket at /api/tables/{id}/ws?token=T and its messages are described in docs/api.md with a JSON Schema per message (docs/schemas)."
+    ),
+    paths(games, seats, create_table, my_tables, record, view_at),
+    components(schemas(
+        ErrorBody,
+        GameEntry,
+        GameOption,
+        Seats,
+        SeatEntry,
+        MyTable,
+        MySeat,
+        PastView,
+        crate::CreateTable,
+        crate::Created,
+        crate::SeatLink,
+        crate::ClockSettings
+    ))
+)]
+pub struct ApiDoc;
+
+/// The OpenAPI description as JSON.
+pub(crate) async fn openapi() -> Response {
+    axum::Json(<ApiDoc as utoipa::OpenApi>::openapi()).into_response()
 }

@@ -21,7 +21,7 @@ use tokio::net::TcpListener;
 
 mod assets;
 mod clock;
-mod http;
+pub mod http;
 mod meta;
 pub mod player;
 mod table;
@@ -29,6 +29,7 @@ mod token;
 mod ws;
 
 pub use clock::{ClockSettings, ClockView};
+pub use http::ApiDoc;
 pub use meta::ResumeError;
 pub use table::{Level, LiveTable, Request, SeatInfo, SeatKind, WireFault};
 pub use token::Token;
@@ -136,7 +137,7 @@ impl CreateError {
 }
 
 /// `POST /api/tables`: what a table is created with.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTable {
     /// The game id.
@@ -144,7 +145,9 @@ pub struct CreateTable {
     /// Options that differ from the book's game.
     #[serde(default)]
     pub options: HashMap<String, String>,
-    /// Who sits in each seat, in seat order.
+    /// Who sits in each seat, in seat order: `human`, `computer` or
+    /// `computer:LEVEL`.
+    #[schema(value_type = Vec<String>)]
     pub seats: Vec<SeatKind>,
     /// The seed of the chance stream (random when absent).
     #[serde(default)]
@@ -155,7 +158,7 @@ pub struct CreateTable {
 }
 
 /// One human seat's link secret in [`Created`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SeatLink {
     /// The seat, from 0.
     pub seat: u8,
@@ -164,7 +167,7 @@ pub struct SeatLink {
 }
 
 /// The answer to `POST /api/tables`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Created {
     /// The table's id.
     pub table: i64,
@@ -201,6 +204,7 @@ impl App {
     /// The HTTP and WebSocket routes (`docs/api.md`).
     pub fn router(&self) -> Router {
         Router::new()
+            .route("/api/openapi.json", get(http::openapi))
             .route("/api/games", get(http::games))
             .route("/api/games/{id}/seats", get(http::seats))
             .route("/api/tables", post(http::create_table))

@@ -9,24 +9,26 @@ use tabula_core::Outcome;
 use crate::sqlite::SqliteStore;
 use crate::store::{Append, GameKey, GameSummary, NewGame, Store, StoreError, StoredGame};
 
-type Reply = mpsc::Sender<Result<(), StoreError>>;
+type Answer = Result<Vec<Result<(), StoreError>>, StoreError>;
 
+/// One caller's appends (one for `append_action`, its whole batch for
+/// `append_batch`): never split between two transactions.
 struct Request {
-    game: GameKey,
-    ply: u64,
-    action: String,
-    reply: Reply,
+    appends: Vec<(GameKey, u64, String)>,
+    reply: mpsc::Sender<Answer>,
 }
 
 /// A [`Store`] over another (a [`SqliteStore`] by default, or `PgStore`)
-/// whose appends are group-committed: a
-/// committer thread takes every append queued while the previous commit
-/// was being fsynced (up to `max_batch`) and writes them in one
-/// transaction, then answers each caller. An append still returns only
-/// once it is durable, and each one is still checked on its own (a
-/// conflict fails that append alone), but one fsync serves the whole
-/// batch: with many games in play, throughput grows with the number of
-/// waiting writers instead of being one fsync per action.
+/// whose appends are group-committed: a committer thread takes every
+/// append queued while the previous commit was being fsynced (whole
+/// callers' batches, up to `max_batch` appends unless one caller's batch
+/// is larger) and writes them in one transaction, then answers each
+/// caller. An append still returns only once it is durable, and each one
+/// is still checked on its own (a conflict fails that append alone), but
+/// one fsync serves the whole batch: with many games in play, throughput
+/// grows with the number of waiting writers instead of being one fsync per
+/// action. Both [`Store::append_action`] and [`Store::append_batch`] go
+/// through the committer; a caller's batch stays in one transaction.
 ///
 /// Reads and the other calls go straight to the store.
 pub struct GroupCommitter<S = SqliteStore> {
@@ -43,7 +45,8 @@ impl<S> std::fmt::Debug for GroupCommitter<S> {
 
 impl<S: Store + Send + Sync + 'static> GroupCommitter<S> {
     /// Starts the committer thread over `store`; at most `max_batch`
-    /// appends go into one transaction (at least 1).
+    /// appends go into one transaction (at least 1), unless one caller's
+    /// batch alone is larger.
     pub fn start(store: S, max_batch: usize) -> Result<Self, StoreError> {
         let store = Arc::new(store);
         let (tx, rx) = mpsc::channel::<Request>();
@@ -52,32 +55,32 @@ impl<S: Store + Send + Sync + 'static> GroupCommitter<S> {
         let committer = std::thread::Builder::new()
             .name("tabula-store-commit".to_owned())
             .spawn(move || {
-                while let Ok(first) = rx.recv() {
-                    let mut batch = vec![first];
-                    while batch.len() < max_batch {
+                // A request that would overflow a transaction starts the next.
+                let mut held: Option<Request> = None;
+                loop {
+                    let first = match held.take() {
+                        Some(r) => r,
+                        None => match rx.recv() {
+                            Ok(r) => r,
+                            Err(_) => break,
+                        },
+                    };
+                    let mut size = first.appends.len();
+                    let mut requests = vec![first];
+                    while size < max_batch {
                         match rx.try_recv() {
-                            Ok(r) => batch.push(r),
+                            Ok(r) if size + r.appends.len() > max_batch => {
+                                held = Some(r);
+                                break;
+                            }
+                            Ok(r) => {
+                                size += r.appends.len();
+                                requests.push(r);
+                            }
                             Err(_) => break,
                         }
                     }
-                    let rows: Vec<Append<'_>> = batch
-                        .iter()
-                        .map(|r| (r.game, r.ply, r.action.as_str()))
-                        .collect();
-                    match worker.append_batch(&rows) {
-                        Ok(results) => {
-                            for (r, result) in batch.into_iter().zip(results) {
-                                let _ = r.reply.send(result);
-                            }
-                        }
-                        Err(e) => {
-                            // The whole transaction failed: nothing was written.
-                            let message = e.to_string();
-                            for r in batch {
-                                let _ = r.reply.send(Err(StoreError::Database(message.clone())));
-                            }
-                        }
-                    }
+                    commit(&*worker, requests);
                 }
             })
             .map_err(|e| StoreError::Database(format!("cannot start the committer: {e}")))?;
@@ -88,9 +91,58 @@ impl<S: Store + Send + Sync + 'static> GroupCommitter<S> {
         })
     }
 
+    /// Queues `appends` for the committer and waits for their answers.
+    fn submit(&self, appends: Vec<(GameKey, u64, String)>) -> Answer {
+        let (reply, answer) = mpsc::channel();
+        let sender = self
+            .queue
+            .lock()
+            .map_err(|_| StoreError::Database("the commit queue is poisoned".to_owned()))?
+            .clone()
+            .ok_or_else(|| StoreError::Database("the committer has stopped".to_owned()))?;
+        sender
+            .send(Request { appends, reply })
+            .map_err(|_| StoreError::Database("the committer has stopped".to_owned()))?;
+        answer.recv().map_err(|_| {
+            StoreError::Database("the committer stopped before answering".to_owned())
+        })?
+    }
+
     /// The store underneath, for reads.
     pub fn store(&self) -> &S {
         &self.store
+    }
+}
+
+/// Writes the requests' appends in one transaction and answers each
+/// request with its own appends' results.
+fn commit<S: Store + ?Sized>(store: &S, requests: Vec<Request>) {
+    let rows: Vec<Append<'_>> = requests
+        .iter()
+        .flat_map(|r| r.appends.iter().map(|(g, p, a)| (*g, *p, a.as_str())))
+        .collect();
+    match store.append_batch(&rows) {
+        Ok(results) => {
+            let mut results = results.into_iter();
+            for r in &requests {
+                let mine: Vec<_> = results.by_ref().take(r.appends.len()).collect();
+                let answer = if mine.len() == r.appends.len() {
+                    Ok(mine)
+                } else {
+                    Err(StoreError::Database(
+                        "the store answered fewer appends than it was given".to_owned(),
+                    ))
+                };
+                let _ = r.reply.send(answer);
+            }
+        }
+        Err(e) => {
+            // The whole transaction failed: nothing was written.
+            let message = e.to_string();
+            for r in &requests {
+                let _ = r.reply.send(Err(StoreError::Database(message.clone())));
+            }
+        }
     }
 }
 
@@ -117,24 +169,9 @@ impl<S: Store + Send + Sync + 'static> Store for GroupCommitter<S> {
         expected_ply: u64,
         action: &str,
     ) -> Result<(), StoreError> {
-        let (reply, answer) = mpsc::channel();
-        let sender = self
-            .queue
-            .lock()
-            .map_err(|_| StoreError::Database("the commit queue is poisoned".to_owned()))?
-            .clone()
-            .ok_or_else(|| StoreError::Database("the committer has stopped".to_owned()))?;
-        sender
-            .send(Request {
-                game,
-                ply: expected_ply,
-                action: action.to_owned(),
-                reply,
-            })
-            .map_err(|_| StoreError::Database("the committer has stopped".to_owned()))?;
-        answer.recv().map_err(|_| {
-            StoreError::Database("the committer stopped before answering".to_owned())
-        })?
+        self.submit(vec![(game, expected_ply, action.to_owned())])?
+            .pop()
+            .unwrap_or_else(|| Err(StoreError::Database("no answer to the append".to_owned())))
     }
 
     fn load_game(&self, game: GameKey) -> Result<StoredGame, StoreError> {
@@ -153,7 +190,15 @@ impl<S: Store + Send + Sync + 'static> Store for GroupCommitter<S> {
         &self,
         batch: &[Append<'_>],
     ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        self.store.append_batch(batch)
+        if batch.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.submit(
+            batch
+                .iter()
+                .map(|&(g, p, a)| (g, p, a.to_owned()))
+                .collect(),
+        )
     }
 
     fn take_back(&self, game: GameKey, expected_ply: u64, keep: u64) -> Result<(), StoreError> {

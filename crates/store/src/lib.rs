@@ -8,7 +8,9 @@
 //!   [`SqliteStore`], its SQLite implementation (bundled, WAL,
 //!   `synchronous=FULL`). [`GroupCommitter`] puts many writers' appends into
 //!   one transaction for throughput (docs/performance.md). With the cargo
-//!   feature `postgres`, `PgStore` implements the same trait on PostgreSQL.
+//!   feature `postgres`, `PgStore` implements the same trait on PostgreSQL
+//!   and `postgres::Listener` hears the changes other instances commit
+//!   (LISTEN/NOTIFY).
 //! - [`import_record`]: validate a record and store it as a new game.
 //! - [`open`]: the store a command line names, an SQLite file (by default
 //!   [`default_db_path`], created on first use) or a PostgreSQL URL.

@@ -1,9 +1,20 @@
 //! The PostgreSQL backend (cargo feature `postgres`): the same tables and
 //! the same optimistic append as SQLite, for several server instances
-//! sharing one database.
+//! sharing one database, and a [`Listener`] that hears every change those
+//! instances make.
+//!
+//! Every append (one or a batch), take-back, result and metadata change
+//! sends `pg_notify('tabula_games_<schema>', '<game id>:<plies>')` inside
+//! its own transaction, `<plies>` being the number of actions the game has
+//! after the change: PostgreSQL delivers it to every listener when, and
+//! only if, the change commits. The channel names the schema so that
+//! stores in different schemas of one database (tests, deployments) do
+//! not hear each other.
 
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls, Statement, Transaction};
 use tabula_core::Outcome;
 
@@ -127,6 +138,41 @@ const MIGRATIONS: &[&str] = &[
         RETURN status;
      END
      $$;",
+    // 5: `tabula_append` tells listeners of each append it wrote
+    // (`pg_notify`, delivered on commit; see the module doc).
+    "CREATE OR REPLACE FUNCTION tabula_append(game_ids BIGINT[], plies BIGINT[], texts TEXT[],
+                                             append_ms BIGINT)
+     RETURNS BIGINT[] LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+     DECLARE
+        n      INTEGER  := coalesce(array_length(game_ids, 1), 0);
+        status BIGINT[] := array_fill(NULL::BIGINT, ARRAY[n]);
+        actual BIGINT;
+     BEGIN
+        FOR i IN 1 .. n LOOP
+            UPDATE games SET next_ply = next_ply + 1
+             WHERE id = game_ids[i] AND next_ply = plies[i];
+            IF NOT FOUND THEN
+                SELECT next_ply INTO actual FROM games WHERE id = game_ids[i];
+                status[i] := coalesce(actual, -2);
+                CONTINUE;
+            END IF;
+            IF texts[i] IS NOT NULL THEN
+                INSERT INTO actions (game_id, ply, text, at_ms)
+                VALUES (game_ids[i], plies[i], texts[i], append_ms)
+                ON CONFLICT (game_id, ply) DO NOTHING;
+                IF FOUND THEN
+                    PERFORM pg_notify('tabula_games_' || current_schema(),
+                                      game_ids[i] || ':' || (plies[i] + 1));
+                    status[i] := -1;
+                    CONTINUE;
+                END IF;
+            END IF;
+            UPDATE games SET next_ply = next_ply - 1 WHERE id = game_ids[i];
+            status[i] := CASE WHEN texts[i] IS NULL THEN -3 ELSE -4 END;
+        END LOOP;
+        RETURN status;
+     END
+     $$;",
 ];
 
 /// A [`Store`] in a PostgreSQL schema.
@@ -165,13 +211,7 @@ impl PgStore {
     /// `postgresql://` URL), works in `schema` (created if missing; letters,
     /// digits and `_` only) and brings the schema up to date.
     pub fn connect(url: &str, schema: &str) -> Result<Self, StoreError> {
-        if schema.is_empty()
-            || !schema
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            return Err(StoreError::Invalid(format!("bad schema name '{schema}'")));
-        }
+        check_schema(schema)?;
         let mut client = Client::connect(url, NoTls).map_err(db)?;
         client
             .batch_execute(&format!(
@@ -189,12 +229,7 @@ impl PgStore {
 
     /// Drops `schema` and everything in it (tests, tear-down).
     pub fn drop_schema(url: &str, schema: &str) -> Result<(), StoreError> {
-        if !schema
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            return Err(StoreError::Invalid(format!("bad schema name '{schema}'")));
-        }
+        check_schema(schema)?;
         let mut client = Client::connect(url, NoTls).map_err(db)?;
         client
             .batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
@@ -273,7 +308,7 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
 }
 
 /// `tabula_append`'s answers besides a conflict's actual next ply
-/// (migrations 2 and 4).
+/// (migrations 2, 4 and 5).
 const WRITTEN: i64 = -1;
 const NO_GAME: i64 = -2;
 const NUL_TEXT: i64 = -3;
@@ -464,7 +499,8 @@ impl Store for PgStore {
     fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let mut tx = conn.client.transaction().map_err(db)?;
-        set_result_in(&mut tx, game, outcome)?;
+        let plies = set_result_in(&mut tx, game, outcome)?;
+        notify(&mut tx, game, plies)?;
         tx.commit().map_err(db)
     }
 
@@ -518,17 +554,23 @@ impl Store for PgStore {
             &[&game.0, &kept],
         )
         .map_err(db)?;
+        notify(&mut tx, game, kept)?;
         tx.commit().map_err(db)
     }
 
     fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError> {
         check_meta(game, meta)?;
-        // One statement in autocommit: its own transaction.
+        // One statement in autocommit, its own transaction, notification
+        // included.
         let changed = self
             .conn()
             .client
             .execute(
-                "UPDATE games SET meta = $2 WHERE id = $1",
+                "WITH changed AS (
+                    UPDATE games SET meta = $2 WHERE id = $1 RETURNING id, next_ply
+                 )
+                 SELECT pg_notify('tabula_games_' || current_schema(), id || ':' || next_ply)
+                 FROM changed",
                 &[&game.0, &meta],
             )
             .map_err(db)?;
@@ -619,18 +661,22 @@ fn create_in(tx: &mut Transaction<'_>, new: &NewGame) -> Result<GameKey, StoreEr
     Ok(key)
 }
 
+/// Stores the result; answers the game's number of actions.
 fn set_result_in(
     tx: &mut Transaction<'_>,
     game: GameKey,
     outcome: &Outcome,
-) -> Result<(), StoreError> {
-    if tx
-        .query_opt("SELECT id FROM games WHERE id = $1", &[&game.0])
+) -> Result<i64, StoreError> {
+    // FOR UPDATE: the ply the notification names is the one at commit.
+    let Some(row) = tx
+        .query_opt(
+            "SELECT next_ply FROM games WHERE id = $1 FOR UPDATE",
+            &[&game.0],
+        )
         .map_err(db)?
-        .is_none()
-    {
+    else {
         return Err(StoreError::NotFound(game));
-    }
+    };
     tx.execute(
         "INSERT INTO results (game_id, winner, reason) VALUES ($1, $2, $3)
          ON CONFLICT (game_id) DO UPDATE SET winner = excluded.winner,
@@ -642,7 +688,114 @@ fn set_result_in(
         ],
     )
     .map_err(db)?;
+    Ok(row.get(0))
+}
+
+/// Tells every [`Listener`] on this schema, once `tx` commits, that `game`
+/// changed and now has `plies` actions.
+fn notify(tx: &mut Transaction<'_>, game: GameKey, plies: i64) -> Result<(), StoreError> {
+    tx.execute(
+        "SELECT pg_notify('tabula_games_' || current_schema(), $1)",
+        &[&format!("{game}:{plies}")],
+    )
+    .map_err(db)?;
     Ok(())
+}
+
+/// The longest schema name: the notification channel
+/// `tabula_games_<schema>` must fit PostgreSQL's 63-byte identifiers.
+const MAX_SCHEMA_LEN: usize = 63 - CHANNEL_PREFIX.len();
+const CHANNEL_PREFIX: &str = "tabula_games_";
+
+/// A schema name `connect` can put unquoted in SQL: letters, digits and
+/// `_`, short enough for its notification channel.
+fn check_schema(schema: &str) -> Result<(), StoreError> {
+    if schema.is_empty()
+        || schema.len() > MAX_SCHEMA_LEN
+        || !schema
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return Err(StoreError::Invalid(format!(
+            "bad schema name '{schema}': 1 to {MAX_SCHEMA_LEN} letters, digits or '_'"
+        )));
+    }
+    Ok(())
+}
+
+/// Hears the changes every [`PgStore`] on one schema makes (any instance,
+/// any process): one `(game, plies)` per committed append, take-back,
+/// result or metadata change, `plies` being the game's number of actions
+/// after it, in commit order.
+///
+/// It holds its own connection. If that connection is lost, [`recv`]
+/// fails and notifications sent meanwhile are gone: connect a new
+/// listener, then reload the games you hold (their plies may have moved).
+///
+/// [`recv`]: Listener::recv
+pub struct Listener {
+    client: Client,
+    channel: String,
+}
+
+impl std::fmt::Debug for Listener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Listener")
+            .field("channel", &self.channel)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Listener {
+    /// Connects with `url` (as [`PgStore::connect`]) and listens to the
+    /// changes made in `schema`. Changes committed before this returns are
+    /// not heard.
+    pub fn connect(url: &str, schema: &str) -> Result<Self, StoreError> {
+        check_schema(schema)?;
+        // Unquoted names fold to lower case: the channel the stores'
+        // `current_schema()` names.
+        let channel = format!("{CHANNEL_PREFIX}{}", schema.to_ascii_lowercase());
+        let mut client = Client::connect(url, NoTls).map_err(db)?;
+        client
+            .batch_execute(&format!("LISTEN \"{channel}\""))
+            .map_err(db)?;
+        Ok(Listener { client, channel })
+    }
+
+    /// The next change: waits up to `timeout`, answers `Ok(None)` if none
+    /// came. A notification on the channel that is not `GAME:PLIES` (sent by
+    /// something else) is a [`StoreError::Corrupt`]; the listener stays
+    /// usable. A lost connection is a [`StoreError::Database`].
+    pub fn recv(&mut self, timeout: Duration) -> Result<Option<(GameKey, u64)>, StoreError> {
+        let next = self
+            .client
+            .notifications()
+            .timeout_iter(timeout)
+            .next()
+            .map_err(db)?;
+        let Some(note) = next else {
+            // The iterator also ends when the connection closes.
+            if self.client.is_closed() {
+                return Err(StoreError::Database(
+                    "the listener's connection to PostgreSQL closed".to_owned(),
+                ));
+            }
+            return Ok(None);
+        };
+        parse_change(note.payload()).map(Some).ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "notification '{}' on {} is not GAME:PLIES",
+                note.payload(),
+                self.channel
+            ))
+        })
+    }
+}
+
+/// `GAME:PLIES`, as the stores send it.
+fn parse_change(payload: &str) -> Option<(GameKey, u64)> {
+    let (game, plies) = payload.split_once(':')?;
+    Some((GameKey(game.parse().ok()?), plies.parse().ok()?))
 }
 
 /// The append paths the shared contract does not reach. Like

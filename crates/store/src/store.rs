@@ -220,6 +220,52 @@ pub trait Store {
     fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError>;
 }
 
+/// A boxed store is a store (what [`crate::open`] returns), so it can go
+/// behind a [`crate::GroupCommitter`].
+impl<S: Store + ?Sized> Store for Box<S> {
+    fn create_game(&self, new: &NewGame) -> Result<GameKey, StoreError> {
+        (**self).create_game(new)
+    }
+    fn append_action(&self, game: GameKey, ply: u64, action: &str) -> Result<(), StoreError> {
+        (**self).append_action(game, ply, action)
+    }
+    fn append_batch(
+        &self,
+        batch: &[Append<'_>],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        (**self).append_batch(batch)
+    }
+    fn take_back(&self, game: GameKey, expected_ply: u64, keep: u64) -> Result<(), StoreError> {
+        (**self).take_back(game, expected_ply, keep)
+    }
+    fn import_game(
+        &self,
+        new: &NewGame,
+        actions: &[String],
+        result: Option<&Outcome>,
+    ) -> Result<GameKey, StoreError> {
+        (**self).import_game(new, actions, result)
+    }
+    fn load_game(&self, game: GameKey) -> Result<StoredGame, StoreError> {
+        (**self).load_game(game)
+    }
+    fn list_games(&self) -> Result<Vec<GameSummary>, StoreError> {
+        (**self).list_games()
+    }
+    fn set_result(&self, game: GameKey, outcome: &Outcome) -> Result<(), StoreError> {
+        (**self).set_result(game, outcome)
+    }
+    fn set_meta(&self, game: GameKey, meta: &str) -> Result<(), StoreError> {
+        (**self).set_meta(game, meta)
+    }
+    fn meta(&self, game: GameKey) -> Result<Option<String>, StoreError> {
+        (**self).meta(game)
+    }
+    fn unfinished_games(&self) -> Result<Vec<GameKey>, StoreError> {
+        (**self).unfinished_games()
+    }
+}
+
 /// A metadata text both backends can store: PostgreSQL text cannot hold a
 /// NUL, so neither takes one.
 pub(crate) fn check_meta(game: GameKey, meta: &str) -> Result<(), StoreError> {

@@ -164,3 +164,58 @@ fn group_commit_keeps_every_append_and_still_detects_conflicts() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `append_batch` through the committer: each caller's batch (a move and
+/// the chance actions after it, as the server writes them) is checked
+/// append by append and answered as a whole, while many callers share
+/// commits; the committer works over a boxed store, as `open` gives it.
+#[test]
+fn group_commit_takes_whole_batches_from_many_writers() {
+    use tabula_store::GroupCommitter;
+    let dir = scratch_dir("group-batches");
+    let boxed: Box<dyn Store + Send + Sync> =
+        tabula_store::open(Some(&dir.join("b.db")), None).unwrap();
+    // Batches of 3 with room for 4 appends per transaction: the committer
+    // must hold a batch back rather than split it.
+    let store = Arc::new(GroupCommitter::start(boxed, 4).unwrap());
+    let keys: Vec<GameKey> = (0..12)
+        .map(|_| store.create_game(&NewGame::of(GameId::Chess)).unwrap())
+        .collect();
+    let (moves, _) = random_game(GameId::Chess, &[], 11, 30);
+    let handles: Vec<_> = keys
+        .iter()
+        .map(|&key| {
+            let (store, moves) = (store.clone(), moves.clone());
+            std::thread::spawn(move || {
+                for (i, chunk) in moves.chunks(3).enumerate() {
+                    let from = (i * 3) as u64;
+                    let mut batch: Vec<_> = chunk
+                        .iter()
+                        .enumerate()
+                        .map(|(j, m)| (key, from + j as u64, m.as_str()))
+                        .collect();
+                    // A stale append in the middle fails alone.
+                    batch.insert(1, (key, from, "a2a3"));
+                    let results = store.append_batch(&batch).unwrap();
+                    assert_eq!(results.len(), batch.len());
+                    assert!(
+                        matches!(results[1], Err(StoreError::Conflict { .. })),
+                        "{results:?}"
+                    );
+                    assert!(results.iter().enumerate().all(|(j, r)| j == 1 || r.is_ok()));
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    for key in &keys {
+        let game = store.load_game(*key).unwrap();
+        assert_eq!(game.actions, moves);
+        assert!(game.times.iter().all(Option::is_some));
+    }
+    assert!(store.append_batch(&[]).unwrap().is_empty());
+    drop(store);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -9,7 +9,7 @@ import { drawPiece, pieceName, svg } from './pieces.js';
  * @typedef {{
  *   catalog: any, view: any, flip: boolean,
  *   selected: string|null, targets: Set<string>, touched: Set<string>,
- *   last: Set<string>, clickable: Set<string>, readOnly: boolean,
+ *   last: Set<string>, check?: Set<string>, clickable: Set<string>, readOnly: boolean,
  *   onCell: (cell: string) => void, onHover: (cell: string|null) => void,
  * }} BoardInput
  */
@@ -91,6 +91,7 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
   const g = svg('g', { transform, 'data-cell': cell, class: 'cell' });
   background(g);
   if (input.last.has(cell)) g.append(outline('last'));
+  if (input.check && input.check.has(cell)) g.append(outline('check'));
   if (input.selected === cell) g.append(outline('selected'));
   // Always there, shown by the `touched` class while a target is hovered.
   g.append(outline('touch-ring'));
@@ -104,6 +105,21 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
       art.append(badge(18, 16, '?', '#555', 'face down'));
     }
     decorate(art, piece);
+    if (view.game === 'lytharia' && !ROLES.has(piece.piece)) {
+      // A troop whose card this viewer knows: a short name and its Att/Def.
+      const kind = (catalog.pieces || []).find((/** @type {any} */ k) => k.id === piece.piece);
+      if (kind) {
+        const word = kind.name.split(/[\s,]+/).filter(Boolean).pop() || kind.name;
+        const name = svg('text', { x: 50, y: 11, 'text-anchor': 'middle', 'font-size': 12, class: 'troop-name' });
+        name.textContent = word.slice(0, 11);
+        art.append(name);
+        if (kind.stats && kind.stats.att !== undefined) {
+          const stats = svg('text', { x: 50, y: 99, 'text-anchor': 'middle', 'font-size': 12, class: 'troop-stats' });
+          stats.textContent = `${kind.stats.att}/${kind.stats.def}`;
+          art.append(stats);
+        }
+      }
+    }
     if (catalog.board.shape === 'hexes') art.setAttribute('transform', 'translate(17 17) scale(0.66)');
     g.append(art);
   }

@@ -122,6 +122,10 @@ async function drawSeats() {
     return;
   }
   seatList = answer.seats;
+  box.append(Object.assign(document.createElement('p'), {
+    className: 'note',
+    textContent: 'Choose “Me, on this screen” for several seats to play face to face on one device; a friend gets a link to open on theirs.',
+  }));
   const game = games.find((g) => g.id === chosen);
   const levels = (game && game.levels) || ['easy', 'medium', 'hard'];
   seatList.forEach((s, i) => {

@@ -34,7 +34,7 @@ function skirmish(view, /** @type {any} */ place, /** @type {string[]} */ target
   const out = [];
   const b = view.board;
   if (b.waiting_for && !view.outcome) out.push(el('p', b.waiting_for, 'waiting'));
-  if (b.pending) out.push(el('p', `Dice to come: ${JSON.stringify(b.pending)}`));
+  if (b.pending) out.push(el('p', `Dice to come: ${b.pending.attacker} against ${b.pending.defender}; the attacker wins ${chance(b.pending)}.`));
   const dice = ((view.last && view.last.events) || []).filter((/** @type {any} */ e) => e.kind === 'dice' || e.kind === 'fight');
   for (const d of dice) out.push(el('p', `${d.kind === 'dice' ? '🎲 ' : ''}${d.text}`, 'dice'));
   if (place && place.at === 'cell') {
@@ -67,7 +67,10 @@ const WARRIOR_PHASES = {
 function warrior(/** @type {any} */ view) {
   const phase = view.board.phase;
   if (view.outcome) return [];
-  return [el('p', `Phase: ${phase}. ${WARRIOR_PHASES[phase] || ''}`, 'waiting')];
+  const t = view.to_act;
+  const seat = t.kind === 'player' ? view.seats.find((/** @type {any} */ s) => s.player === t.player) : null;
+  const mine = view.legal.length > 0;
+  return [el('p', `${seat ? `${seat.name}'s` : 'The'} phase: ${phase}.${mine ? ` ${WARRIOR_PHASES[phase] || ''}` : ''}`, 'waiting')];
 }
 
 function covenant(/** @type {any} */ catalog, /** @type {any} */ view, /** @type {string|null} */ hover) {

@@ -53,7 +53,7 @@ const PALETTES = {
   gold: ['#e2b43b', '#3a2a00', '#1d1400'],
   blue: ['#2f5fc4', '#0c1a3a', '#ffffff'],
   red: ['#c8322f', '#3a0b0a', '#ffffff'],
-  green: ['#2f8a3c', '#0b2a10', '#ffffff'],
+  green: ['#23702f', '#0b2a10', '#ffffff'],
   yellow: ['#f2d73b', '#3a3000', '#1d1800'],
   purple: ['#5b3478', '#f0e6ff', '#ffffff'],
 };

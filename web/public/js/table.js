@@ -74,7 +74,7 @@ function connect(/** @type {Conn} */ c) {
   });
   ws.addEventListener('close', () => {
     c.open = false;
-    if (!c.view) $('status').textContent = 'This link opens no seat at this table, or the table is gone.';
+    if (!c.view) $('status').textContent = 'This link opens no seat here: another player may have taken the seat, or the table is gone.';
     else $('fault').textContent = 'The connection to the server closed: reload the page to reconnect.';
   });
 }
@@ -231,8 +231,21 @@ function lastCells(/** @type {any} */ view) {
   return out;
 }
 
+/** The King (or Pope) the last action put in check, from its `check` event. */
+function checkedKings(/** @type {any} */ view) {
+  const out = new Set();
+  for (const e of (view.last && view.last.events) || []) {
+    if ((e.kind === 'check' || e.kind === 'end') && e.data && typeof e.data.king === 'string') out.add(e.data.king);
+  }
+  return out;
+}
+
 function send(/** @type {Conn} */ c, /** @type {any} */ message) {
-  if (c.ws && c.ws.readyState === WebSocket.OPEN) c.ws.send(JSON.stringify(message));
+  if (c.ws && c.ws.readyState === WebSocket.OPEN) {
+    c.ws.send(JSON.stringify(message));
+    // How many messages this page sent: tests wait on it.
+    document.body.dataset.sent = String(Number(document.body.dataset.sent || 0) + 1);
+  }
 }
 
 function act(/** @type {G.Entry} */ entry) {
@@ -483,10 +496,12 @@ function render() {
   if (!c || !c.view || !c.catalog) return;
   const view = past ? past.view : c.view;
   const catalog = c.catalog;
-  document.title = `${catalog.title}: table ${tableId}`;
+  // A tab in the background says when it is this screen's turn.
+  document.title = `${legalNow().length ? '● Your move: ' : ''}${catalog.title}, table ${tableId}`;
   $('title').textContent = `${catalog.title}, table ${tableId}`;
   /** @type {HTMLAnchorElement} */ ($('rules-link')).href = `/rules/${view.game}`;
   $('status').textContent = past ? `After move ${past.ply}` : status(view);
+  $('status').classList.toggle('over', !!view.outcome && !past);
   drawSeats(c, view);
   // For tests and styles: whose turn it is on this screen.
   document.body.dataset.turn = legalNow().length > 0 ? 'mine' : view.outcome ? 'over' : 'wait';
@@ -506,7 +521,7 @@ function render() {
     const board = drawBoard({
       catalog, view, flip: defaultFlip(catalog, view) !== userFlip,
       selected: sel && sel.place.at === 'cell' ? sel.place.cell : null,
-      targets: sel ? sel.targets : new Set(), touched, last: lastCells(view),
+      targets: sel ? sel.targets : new Set(), touched, last: lastCells(view), check: checkedKings(view),
       clickable: G.clickable(legal), readOnly: !!past || legal.length === 0,
       onCell, onHover,
     });
@@ -609,6 +624,12 @@ function main() {
       sel = null;
       picking = null;
       render();
+    }
+    // Arrow keys step through the history, unless a control has the focus.
+    const onControl = document.activeElement && ['INPUT', 'SELECT', 'TEXTAREA'].includes(document.activeElement.tagName);
+    if (!onControl && shown && shown.view && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+      const at = past ? past.ply : shown.view.ply;
+      stepTo(at + (e.key === 'ArrowLeft' ? -1 : 1));
     }
   });
 }

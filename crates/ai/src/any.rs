@@ -1,0 +1,170 @@
+//! The entry points over [`AnyGame`] for the server and the command line.
+
+use std::time::{Duration, Instant};
+
+use tabula_core::{Game, GameRng, Player, Team, ToAct};
+use tabula_games::{ActionText, AnyGame};
+
+use crate::baseline::{greedy, random};
+use crate::eval::{Evaluate, score};
+use crate::level::{Budget, Level};
+use crate::mcts::{Search, SearchConfig};
+
+/// What one decision cost.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Stats {
+    /// Search iterations (0 for the baselines).
+    pub iterations: u32,
+    /// Evaluation calls.
+    pub evaluations: u64,
+    /// The searcher's estimate of its team's expected score after the
+    /// chosen action (0.5 when it does not estimate).
+    pub value: f64,
+}
+
+/// The choice of the computer player at `level` for seat `me`, or `None`
+/// when `me` is not to act. It reads only what `me` may see: searches run
+/// on worlds drawn with [`AnyGame::determinize`]. `rng` should be the
+/// computer's own stream, never the table's chance stream; with the same
+/// seed the choice is the same.
+pub fn choose(game: &AnyGame, me: Player, level: Level, rng: &mut GameRng) -> Option<ActionText> {
+    choose_with(game, me, level, None, rng).map(|(a, _)| a)
+}
+
+/// [`choose`] with the level's budget replaced by `budget` (searching
+/// levels only), and what the decision cost.
+pub fn choose_with(
+    game: &AnyGame,
+    me: Player,
+    level: Level,
+    budget: Option<Budget>,
+    rng: &mut GameRng,
+) -> Option<(ActionText, Stats)> {
+    match game {
+        AnyGame::Chess(g) => decide(g, me, level, budget, rng),
+        AnyGame::Epoch(g) => decide(g, me, level, budget, rng),
+        AnyGame::Warrior(g) => decide(g, me, level, budget, rng),
+        AnyGame::Covenant(g) => decide(g, me, level, budget, rng),
+        AnyGame::Skirmish(g) => decide(g, me, level, budget, rng),
+        AnyGame::Lytharia(g) => decide(g, me, level, budget, rng),
+    }
+}
+
+fn decide<G: Evaluate>(
+    game: &G,
+    me: Player,
+    level: Level,
+    budget: Option<Budget>,
+    rng: &mut GameRng,
+) -> Option<(ActionText, Stats)> {
+    let (action, stats) = match level.budget(G::ITERATIONS) {
+        None => {
+            let action = match level {
+                Level::Greedy => greedy(game, me, rng)?,
+                _ => random(game, me, rng)?,
+            };
+            (action, Stats::default())
+        }
+        Some(own) => {
+            let config = SearchConfig::for_game::<G>(budget.unwrap_or(own));
+            let (action, report) = Search::new(config).choose(game, me, rng)?;
+            (
+                action,
+                Stats {
+                    iterations: report.iterations,
+                    evaluations: report.evaluations,
+                    value: report.value,
+                },
+            )
+        }
+    };
+    let text = ActionText {
+        notation: game.action_notation(&action),
+        canonical: action.to_string(),
+    };
+    Some((text, stats))
+}
+
+/// Uniformly random playouts from `game` to the end (or `cap` plies) per
+/// second, over about `time`.
+pub fn playouts_per_second(game: &AnyGame, cap: u32, time: Duration, seed: u64) -> f64 {
+    match game {
+        AnyGame::Chess(g) => playouts(g, cap, time, seed),
+        AnyGame::Epoch(g) => playouts(g, cap, time, seed),
+        AnyGame::Warrior(g) => playouts(g, cap, time, seed),
+        AnyGame::Covenant(g) => playouts(g, cap, time, seed),
+        AnyGame::Skirmish(g) => playouts(g, cap, time, seed),
+        AnyGame::Lytharia(g) => playouts(g, cap, time, seed),
+    }
+}
+
+fn playouts<G: Game>(game: &G, cap: u32, time: Duration, seed: u64) -> f64 {
+    let mut rng = GameRng::from_seed(tabula_core::Seed(seed));
+    let mut actions = Vec::new();
+    let start = Instant::now();
+    let mut count = 0u64;
+    while count == 0 || start.elapsed() < time {
+        let mut g = game.clone();
+        for _ in 0..cap {
+            match g.to_act() {
+                ToAct::Over { .. } => break,
+                ToAct::Chance => match g.sample_chance(&mut rng) {
+                    Some(a) => g.apply_unchecked(&a),
+                    None => break,
+                },
+                ToAct::Player { .. } => {
+                    g.legal_actions(&mut actions);
+                    match rng.choose(&actions) {
+                        Some(a) => {
+                            let a = a.clone();
+                            g.apply_unchecked(&a);
+                        }
+                        None => break,
+                    }
+                }
+            }
+        }
+        count += 1;
+    }
+    count as f64 / start.elapsed().as_secs_f64()
+}
+
+/// MCTS iterations per second from `game` at the medium settings, over one
+/// decision of `iterations`; `None` when no player is to act.
+pub fn iterations_per_second(game: &AnyGame, iterations: u32, seed: u64) -> Option<f64> {
+    let budget = Budget {
+        iterations,
+        time: None,
+    };
+    let me = game.to_act().player()?;
+    let mut rng = GameRng::from_seed(tabula_core::Seed(seed));
+    let start = Instant::now();
+    let (_, stats) = choose_with(game, me, Level::Medium, Some(budget), &mut rng)?;
+    Some(f64::from(stats.iterations) / start.elapsed().as_secs_f64())
+}
+
+/// Evaluation calls per second on `game`'s state, over about `time`.
+pub fn evaluations_per_second(game: &AnyGame, time: Duration) -> f64 {
+    match game {
+        AnyGame::Chess(g) => evaluations(g, time),
+        AnyGame::Epoch(g) => evaluations(g, time),
+        AnyGame::Warrior(g) => evaluations(g, time),
+        AnyGame::Covenant(g) => evaluations(g, time),
+        AnyGame::Skirmish(g) => evaluations(g, time),
+        AnyGame::Lytharia(g) => evaluations(g, time),
+    }
+}
+
+fn evaluations<G: Evaluate>(game: &G, time: Duration) -> f64 {
+    let start = Instant::now();
+    let mut count = 0u64;
+    let mut sink = 0.0;
+    while count == 0 || start.elapsed() < time {
+        for _ in 0..256 {
+            sink += score(std::hint::black_box(game), Team(0));
+        }
+        count += 256;
+    }
+    std::hint::black_box(sink);
+    count as f64 / start.elapsed().as_secs_f64()
+}

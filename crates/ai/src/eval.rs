@@ -1,0 +1,278 @@
+//! What each game knows about who is ahead.
+//!
+//! Every evaluation reads only the state it is given; the search hands it
+//! determinized worlds in hidden-information games, never the real state.
+
+use tabula_chess::{Chess, Color, Role};
+use tabula_core::{Game, Team, ToAct};
+use tabula_covenant::{Covenant, PieceTable};
+use tabula_epoch::{Epoch, PieceKind};
+use tabula_lytharia::Lytharia;
+use tabula_skirmish::{Skirmish, piece_value};
+use tabula_warrior::Warrior;
+
+/// A game's evaluation and search settings.
+///
+/// Every game here has two teams; the evaluation is team 0's advantage.
+pub trait Evaluate: Game {
+    /// The medium level's iterations a decision for this game (easy and hard
+    /// scale it, see [`crate::Level::budget`]); chosen so medium answers
+    /// within about a second on a 2-core machine (docs/ai.md).
+    const ITERATIONS: u32;
+    /// Random plies played from a new leaf before it is evaluated.
+    const ROLLOUT: u32 = 0;
+    /// The advantage that makes team 0 about 73% to win (the logistic scale).
+    const SCALE: f64;
+
+    /// Team 0's advantage over team 1 in the game's own units (pawns,
+    /// Grails): positive when team 0 is ahead.
+    fn advantage(&self) -> f64;
+}
+
+/// The expected score (1 a win, ½ a draw) of `team` here: exact when the
+/// game is over, else the evaluation through a logistic curve.
+pub fn score<G: Evaluate>(game: &G, team: Team) -> f64 {
+    let zero = match game.to_act() {
+        ToAct::Over { outcome } => match outcome.winner {
+            None => 0.5,
+            Some(Team(0)) => 1.0,
+            Some(_) => 0.0,
+        },
+        _ => 1.0 / (1.0 + (-game.advantage() / G::SCALE).exp()),
+    };
+    if team.0 == 0 { zero } else { 1.0 - zero }
+}
+
+fn chess_material(role: Role) -> f64 {
+    match role {
+        Role::Pawn => 1.0,
+        Role::Knight => 3.0,
+        Role::Bishop => 3.2,
+        Role::Rook => 5.0,
+        Role::Queen => 9.0,
+        Role::King => 0.0,
+    }
+}
+
+/// Signed material plus a little for advanced pawns and central pieces,
+/// from White's side, on a chess board.
+fn chess_board_advantage(board: &tabula_chess::Board, value: impl Fn(Role) -> f64) -> f64 {
+    let mut total = 0.0;
+    for (sq, piece) in board.iter() {
+        let white = piece.color == Color::White;
+        let rank = sq.rank() as u8 as f64;
+        let file = sq.file() as u8 as f64;
+        let mut v = value(piece.role);
+        let centre = 3.5 - ((file - 3.5).abs().max((rank - 3.5).abs()));
+        match piece.role {
+            // Pawns gain as they near promotion.
+            Role::Pawn => {
+                let advance = if white { rank - 1.0 } else { 6.0 - rank };
+                v += 0.04 * advance * advance / 2.0;
+            }
+            Role::Knight | Role::Bishop => v += 0.06 * centre,
+            _ => {}
+        }
+        total += if white { v } else { -v };
+    }
+    total
+}
+
+impl Evaluate for Chess {
+    const ITERATIONS: u32 = 15000;
+    const SCALE: f64 = 2.5;
+
+    fn advantage(&self) -> f64 {
+        let pos = self.position();
+        let mut adv = chess_board_advantage(pos.board(), chess_material);
+        // Being in check is a small liability for the side to move.
+        if pos.is_check() {
+            adv += if pos.turn() == Color::White {
+                -0.3
+            } else {
+                0.3
+            };
+        }
+        adv
+    }
+}
+
+impl Evaluate for Skirmish {
+    const ITERATIONS: u32 = 6000;
+    const SCALE: f64 = 3.0;
+
+    fn advantage(&self) -> f64 {
+        // The book's own values (the King's is an option) are what the dice
+        // odds depend on, so they are the natural material count.
+        let king = self.options().king_value.get();
+        chess_board_advantage(self.board(), |r| {
+            if r == Role::King {
+                // The King can fall to dice: it counts, but not as material
+                // to trade.
+                piece_value(r, king) as f64 * 0.5
+            } else {
+                piece_value(r, king) as f64
+            }
+        })
+    }
+}
+
+fn epoch_value(kind: PieceKind, awake: bool) -> f64 {
+    match kind {
+        PieceKind::Sentinel => 5.0,
+        PieceKind::Templar => 3.0,
+        PieceKind::Herald => 3.5,
+        PieceKind::Mage => 4.0,
+        PieceKind::Assassin => 4.0,
+        PieceKind::Emperor if awake => 10.0,
+        PieceKind::Emperor => 6.0,
+        PieceKind::Pope => 0.0,
+        PieceKind::Marshal => 4.0,
+        PieceKind::Legionary => 1.0,
+    }
+}
+
+impl Evaluate for Epoch {
+    const ITERATIONS: u32 = 4500;
+    const SCALE: f64 = 3.0;
+
+    fn advantage(&self) -> f64 {
+        let pos = self.position();
+        let mut adv = 0.0;
+        for color in [tabula_epoch::Color::White, tabula_epoch::Color::Black] {
+            let awake = pos.emperor_awake(color);
+            let mut side = 0.0;
+            for sq in pos.occupied_by(color).iter() {
+                if let Some(piece) = pos.piece_at(sq) {
+                    side += epoch_value(piece.kind, awake);
+                    // Legionaries gain as they advance.
+                    if piece.kind == PieceKind::Legionary {
+                        let rank = f64::from(sq.rank());
+                        let advance = if color == tabula_epoch::Color::White {
+                            rank
+                        } else {
+                            12.0 - rank
+                        };
+                        side += 0.03 * advance;
+                    }
+                }
+            }
+            if self.player_of(color).0 == 0 {
+                adv += side;
+            } else {
+                adv -= side;
+            }
+        }
+        if pos.in_check() {
+            let mover = self.player_of(pos.side_to_move()).0;
+            adv += if mover == 0 { -0.4 } else { 0.4 };
+        }
+        adv
+    }
+}
+
+impl Evaluate for Warrior {
+    const ITERATIONS: u32 = 12000;
+    const ROLLOUT: u32 = 0;
+    const SCALE: f64 = 6.0;
+
+    fn advantage(&self) -> f64 {
+        let mut team = [0.0f64; 2];
+        for (_, piece) in self.pieces() {
+            let v = match piece.kind {
+                tabula_warrior::PieceKind::King => 0.0,
+                // A Warrior, its weapons and the Warriors it holds captive
+                // (who return to play if it falls).
+                tabula_warrior::PieceKind::Warrior => {
+                    3.0 + 2.0 * f64::from(piece.weapons.total())
+                        + 0.5 * f64::from(piece.stack.total())
+                }
+            };
+            team[usize::from(piece.army.team())] += v;
+        }
+        for army in self.armies() {
+            let reserve = self.reserve(army);
+            let t = usize::from(army.team());
+            team[t] += 0.3 * f64::from(self.money(army).0)
+                + 3.0 * f64::from(reserve.warriors)
+                + 1.5 * f64::from(reserve.weapons.total())
+                + 0.5 * f64::from(self.income(army));
+        }
+        team[0] - team[1]
+    }
+}
+
+impl Evaluate for Covenant {
+    const ITERATIONS: u32 = 2000;
+    const SCALE: f64 = 4.0;
+
+    fn advantage(&self) -> f64 {
+        let table = PieceTable::builtin();
+        let mut side = [0.0f64; 2];
+        for p in self.pieces() {
+            let ty = table.get(p.kind);
+            let health = f64::from(p.blood) / f64::from(ty.blood.max(1));
+            // The King's Blood is the game: its loss ends it.
+            let worth = if ty.king {
+                8.0 * health + 4.0
+            } else {
+                (f64::from(ty.price.unwrap_or(2)) + 1.0) * (0.5 + 0.5 * health)
+            };
+            side[p.side.index()] += worth;
+        }
+        for s in [tabula_covenant::Side::Gold, tabula_covenant::Side::Blue] {
+            side[s.index()] += 0.5 * f64::from(self.grails(s)) + 1.0 * f64::from(self.income(s));
+        }
+        side[0] - side[1]
+    }
+}
+
+impl Evaluate for Lytharia {
+    const ITERATIONS: u32 = 8000;
+    const SCALE: f64 = 8.0;
+
+    fn advantage(&self) -> f64 {
+        let st = self.state();
+        let mut side = [0.0f64; 2];
+        for u in &st.units {
+            let t = u.troop();
+            let alive = (t.def - u.damage).max(0) as f64 / f64::from(t.def.max(1) as u16);
+            let worth = if t.role == tabula_lytharia::cards::Role::King {
+                10.0 * alive
+            } else {
+                (f64::from(t.power.max(1) as u16) + 1.0) * (0.5 + 0.5 * alive)
+            };
+            if let Some(s) = side.get_mut(usize::from(u.owner)) {
+                *s += worth;
+            }
+        }
+        for (i, s) in st.sides.iter().enumerate() {
+            side[i] += 0.8 * s.hand.len() as f64
+                + 0.2 * f64::from(s.mana.clamp(0, 15) as u16)
+                + 0.3 * f64::from(s.obelisk.clamp(0, 6) as u16)
+                + 2.0 * f64::from(s.points.clamp(0, 1000) as u16);
+        }
+        side[0] - side[1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tabula_core::Player;
+
+    use super::*;
+
+    #[test]
+    fn a_queen_up_is_nearly_won_and_the_start_is_even() {
+        let start = Chess::new(&Default::default());
+        assert!((score(&start, Team(0)) - 0.5).abs() < 0.05);
+        let up = Chess::from_text(
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            &Default::default(),
+        )
+        .unwrap();
+        assert!(score(&up, Team(0)) > 0.95);
+        assert!(score(&up, Team(1)) < 0.05);
+        let _ = Player(0);
+    }
+}

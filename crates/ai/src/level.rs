@@ -1,0 +1,122 @@
+//! The named strengths and their budgets.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// A computer player's strength, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Uniform over the legal actions: the floor every level is measured from.
+    Random,
+    /// One decision of lookahead with the game's evaluation (chance by its
+    /// expectation).
+    Greedy,
+    /// A small search.
+    Easy,
+    /// A search answering within about a second a move.
+    Medium,
+    /// The largest search, a few seconds a move at most.
+    Hard,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 5] = [
+        Level::Random,
+        Level::Greedy,
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+    ];
+
+    /// The levels offered to people: easy, medium, hard.
+    pub const PLAYABLE: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+
+    /// The level's name, lower case.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Greedy => "greedy",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+
+    /// The search budget of a searching level (`None` for the baselines),
+    /// scaled by the game's base iteration count ([`crate::Evaluate::ITERATIONS`]).
+    pub fn budget(self, base: u32) -> Option<Budget> {
+        // Easy is a fifth of medium, hard three times it: a clear step
+        // each, and hard stays within a second a decision.
+        let iterations = match self {
+            Level::Random | Level::Greedy => return None,
+            Level::Easy => (base / 5).max(16),
+            Level::Medium => base,
+            Level::Hard => base.saturating_mul(3),
+        };
+        Some(Budget {
+            iterations,
+            time: None,
+        })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A level name nobody knows.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown level '{0}' (levels: random, greedy, easy, medium, hard)")]
+pub struct UnknownLevel(pub String);
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.as_str() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| UnknownLevel(s.to_owned()))
+    }
+}
+
+/// How much one decision may search: iterations always bound it; a time
+/// limit, when given, stops it earlier (and then the choice depends on the
+/// machine's speed, so only iteration budgets are reproducible).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// The most search iterations.
+    pub iterations: u32,
+    /// The most wall-clock time, if any.
+    pub time: Option<Duration>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_are_refused() {
+        for level in Level::ALL {
+            assert_eq!(level.to_string().parse::<Level>(), Ok(level));
+        }
+        assert_eq!("Hard".parse::<Level>(), Ok(Level::Hard));
+        let err = "grandmaster".parse::<Level>().unwrap_err();
+        assert!(err.to_string().contains("grandmaster"), "{err}");
+    }
+
+    #[test]
+    fn each_searching_level_searches_more_than_the_one_below() {
+        let budgets: Vec<u32> = Level::PLAYABLE
+            .iter()
+            .map(|l| l.budget(1000).unwrap().iterations)
+            .collect();
+        assert!(budgets.windows(2).all(|w| w[0] < w[1]), "{budgets:?}");
+        assert_eq!(Level::Greedy.budget(1000), None);
+    }
+}
