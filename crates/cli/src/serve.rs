@@ -26,9 +26,14 @@ pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Res
     let (db, url) = args.resolve();
     let (db, url) = (db.as_deref(), url.as_deref());
     let location = tabula_store::describe(db, url);
-    let store: Arc<dyn tabula_store::Store + Send + Sync> = tabula_store::open(db, url)
-        .with_context(|| format!("opening the game store {location}"))?
-        .into();
+    let opened = tabula_store::open(db, url)
+        .with_context(|| format!("opening the game store {location}"))?;
+    // Every table's moves go through one committer: one durable commit per
+    // batch of appends rather than per move (docs/performance.md).
+    let store: Arc<dyn tabula_store::Store + Send + Sync> = Arc::new(
+        tabula_store::GroupCommitter::start(opened, 512)
+            .with_context(|| format!("starting the committer of {location}"))?,
+    );
     // Dropped after the runtime: PostgreSQL's synchronous client blocks on
     // its own runtime when it closes, which panics inside tokio's, so the
     // last reference to the store must go outside it.
@@ -44,6 +49,9 @@ pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Res
         let bound = listener.local_addr()?;
         let stop = stop_signal();
         let app = App::new(store);
+        if let Some(url) = url {
+            follow(url, &app)?;
+        }
         let resumed = app.resume().await.context("resuming the stored tables")?;
         writeln!(
             out,
@@ -62,6 +70,56 @@ pub fn run(addr: SocketAddr, args: &ServeStoreArgs, out: &mut impl Write) -> Res
     drop(runtime);
     drop(last_store);
     served
+}
+
+/// Several servers on one PostgreSQL database: a thread listens for the
+/// store's notifications and tells the app which table another instance
+/// changed; a lost connection is opened again, and every live table read
+/// back, since notifications sent meanwhile are gone.
+#[cfg(feature = "postgres")]
+fn follow(url: &str, app: &App) -> Result<()> {
+    let runtime = tokio::runtime::Handle::current();
+    let app = app.clone();
+    let url = url.to_owned();
+    // The PostgreSQL client runs its own runtime: it connects and waits on
+    // this plain thread, never on one of tokio's.
+    std::thread::Builder::new()
+        .name("tabula-listen".into())
+        .spawn(move || {
+            let connect = || tabula_store::postgres::Listener::connect(&url, tabula_store::PG_SCHEMA);
+            let mut listener = None;
+            loop {
+                let Some(open) = listener.as_mut() else {
+                    match connect() {
+                        Ok(open) => {
+                            // Notifications sent while not listening are gone.
+                            runtime.block_on(app.reload_all());
+                            listener = Some(open);
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, "cannot listen for other servers' changes; retrying");
+                            std::thread::sleep(std::time::Duration::from_secs(1));
+                        }
+                    }
+                    continue;
+                };
+                match open.recv(std::time::Duration::from_secs(5)) {
+                    Ok(Some((key, _plies))) => runtime.block_on(app.changed_elsewhere(key)),
+                    Ok(None) => {}
+                    Err(error) => {
+                        tracing::warn!(%error, "the notification connection failed; reconnecting");
+                        listener = None;
+                    }
+                }
+            }
+        })
+        .context("starting the listener thread")?;
+    Ok(())
+}
+
+#[cfg(not(feature = "postgres"))]
+fn follow(_url: &str, _app: &App) -> Result<()> {
+    Ok(())
 }
 
 /// Ctrl-C, or SIGTERM on Unix. The handlers are installed when this is

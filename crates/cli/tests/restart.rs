@@ -21,9 +21,14 @@ struct Serving {
 
 /// Starts `tabula serve` on a free port and reads the URL it prints.
 fn serve(db: &std::path::Path) -> Serving {
+    serve_with(&["--db".as_ref(), db.as_os_str()])
+}
+
+/// `tabula serve --addr 127.0.0.1:0` with these store arguments.
+fn serve_with(store: &[&std::ffi::OsStr]) -> Serving {
     let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(store)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -268,4 +273,64 @@ fn tabula_alone_serves() {
         "{first} (is port 8080 taken?)"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two `tabula serve` instances on one PostgreSQL database (CI's, named by
+/// `TABULA_PG_URL`; the test is skipped without it): a game created on one
+/// and played across both, each move reaching the other instance's player
+/// through the database's notifications, without anyone asking.
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_postgresql_database_play_one_game() {
+    let Ok(url) = std::env::var("TABULA_PG_URL") else {
+        eprintln!("skipped: TABULA_PG_URL is not set");
+        return;
+    };
+    let args = ["--database-url".as_ref(), std::ffi::OsStr::new(&url)];
+    let a = serve_with(&args);
+    let b = serve_with(&args);
+    let player = "4".repeat(32);
+    let created = create(
+        a.addr,
+        &player,
+        json!({"game": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let table = &created["table"];
+    let mut white = Client::connect_to(a.addr, table, &token(&created, 0), None)
+        .await
+        .unwrap();
+    next_view(&mut white).await;
+    // Instance B never saw the table created: it reads it from the database.
+    let mut black = Client::connect_to(b.addr, table, &token(&created, 1), None)
+        .await
+        .unwrap();
+    next_view(&mut black).await;
+    for (ply, (mover, text)) in [(0, "e2e4"), (1, "e7e5"), (0, "g1f3"), (1, "b8c6")]
+        .into_iter()
+        .enumerate()
+    {
+        let (me, other) = if mover == 0 {
+            (&mut white, &mut black)
+        } else {
+            (&mut black, &mut white)
+        };
+        me.act(text).await;
+        view_at(me, ply as u64 + 1).await;
+        let seen = view_at(other, ply as u64 + 1).await;
+        assert_eq!(
+            seen["view"]["ply"],
+            ply + 1,
+            "{text} reached the other server"
+        );
+    }
+    let record = http(
+        b.addr,
+        "GET",
+        &format!("/api/tables/{table}/record?token={}", token(&created, 1)),
+        &[],
+        "",
+    )
+    .await;
+    assert!(record.body.contains("2. Nf3 Nc6"), "{}", record.body);
 }

@@ -169,7 +169,7 @@ pub struct PastView {
 /// Every game with its options and the computer levels.
 #[utoipa::path(get, path = "/api/games", responses((status = 200, body = Vec<GameEntry>)))]
 pub(crate) async fn games() -> Response {
-    let levels: Vec<String> = Level::ALL.iter().map(|l| l.name().to_owned()).collect();
+    let levels: Vec<String> = Level::PLAYABLE.iter().map(|l| l.to_string()).collect();
     let games: Vec<GameEntry> = GameId::ALL
         .iter()
         .map(|id| GameEntry {

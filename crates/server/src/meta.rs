@@ -134,4 +134,12 @@ impl App {
             }
         }
     }
+
+    /// Reads every live table back from the store (after notifications may
+    /// have been missed).
+    pub async fn reload_all(&self) {
+        for table in self.all_tables() {
+            table.changed_elsewhere().await;
+        }
+    }
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Weak};
 
 use serde::{Deserialize, Serialize};
 use tabula_core::{GameId, GameRng, Outcome, Player, Seed, ToAct, Viewer};
-use tabula_games::{ActionInput, AnyGame, Fault, Table, TableAction, TableView, builtin};
+use tabula_games::{ActionInput, AnyGame, Fault, Table, TableAction, TableView};
 use tabula_store::{GameKey, Store, StoreError};
 use tokio::sync::{Mutex, broadcast};
 
@@ -20,34 +20,7 @@ use crate::token::Token;
 /// and a restarted server thinks what it would have thought.
 const COMPUTER_STREAM: u64 = 0x5eed_c0ff_ee00_0001;
 
-/// How strong a computer seat plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Level {
-    /// Quick and forgiving.
-    Easy,
-    /// The default.
-    Medium,
-    /// The strongest.
-    Hard,
-}
-
-impl Level {
-    /// Every level, weakest first.
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
-
-    /// The level's name on the wire.
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Level> {
-        Level::ALL.into_iter().find(|l| l.name() == name)
-    }
-}
+pub use tabula_ai::Level;
 
 /// Who sits in a seat: on the wire `"human"`, `"computer"` (the medium
 /// level) or `"computer:LEVEL"`.
@@ -64,7 +37,7 @@ impl SeatKind {
     pub fn name(self) -> String {
         match self {
             SeatKind::Human => "human".to_owned(),
-            SeatKind::Computer(level) => format!("computer:{}", level.name()),
+            SeatKind::Computer(level) => format!("computer:{}", level.as_str()),
         }
     }
 }
@@ -76,9 +49,11 @@ impl std::str::FromStr for SeatKind {
         match text.split_once(':') {
             None if text == "human" => Ok(SeatKind::Human),
             None if text == "computer" => Ok(SeatKind::Computer(Level::Medium)),
-            Some(("computer", level)) => Level::from_name(level)
-                .map(SeatKind::Computer)
-                .ok_or_else(|| format!("no computer level '{level}' (easy, medium, hard)")),
+            Some(("computer", level)) => {
+                level.parse::<Level>().map(SeatKind::Computer).map_err(|_| {
+                    format!("no computer level '{level}' (easy, medium, hard; random, greedy)")
+                })
+            }
             _ => Err(format!(
                 "a seat is \"human\", \"computer\" or \"computer:LEVEL\", not '{text}'"
             )),
@@ -883,22 +858,23 @@ impl LiveTable {
 
     async fn computer_turns(self: Arc<Self>) {
         loop {
-            let (game, seat, ply) = {
+            let (game, seat, ply, level) = {
                 let state = self.state.lock().await;
                 let ToAct::Player { player } = state.table.to_act() else {
                     return;
                 };
-                if !self.is_computer(player) {
+                let Some(SeatKind::Computer(level)) = self.fixed.seats.get(player.index()).copied()
+                else {
                     return;
-                }
-                (state.table.game().clone(), player, state.table.ply())
+                };
+                (state.table.game().clone(), player, state.table.ply(), level)
             };
             let seed = self.fixed.seed
                 ^ COMPUTER_STREAM
                 ^ (ply as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let thought = tokio::task::spawn_blocking(move || {
                 let mut rng = GameRng::from_seed(Seed(seed));
-                builtin::choose(&game, seat, &mut rng)
+                tabula_ai::choose(&game, seat, level, &mut rng)
             })
             .await;
             let Ok(Some(choice)) = thought else {
