@@ -62,6 +62,10 @@ struct Edge<A> {
     action: A,
     /// For a chance node's children: the key of the state reached.
     key: u64,
+    /// Whether this is a chance outcome's edge. In hidden-information games
+    /// one tree node can be a chance node in one world and a player's
+    /// decision in another, so the two kinds of edge are told apart.
+    chance: bool,
     child: u32,
     /// The evaluation of the state this action reaches, for the deciding
     /// team (the progressive bias).
@@ -150,7 +154,7 @@ impl<G: Evaluate> Search<G> {
         let root = &self.nodes[0];
         let mut best: Option<(&Edge<G::Action>, u32, f64)> = None;
         for edge in &root.edges {
-            if !legal.contains(&edge.action) {
+            if edge.chance || !legal.contains(&edge.action) {
                 continue;
             }
             let (visits, value) = match edge.child {
@@ -209,7 +213,7 @@ impl<G: Evaluate> Search<G> {
                     let found = self.nodes[node as usize]
                         .edges
                         .iter()
-                        .find(|e| e.key == key)
+                        .find(|e| e.chance && e.key == key)
                         .map(|e| e.child);
                     node = match found {
                         Some(child) => child,
@@ -218,6 +222,7 @@ impl<G: Evaluate> Search<G> {
                             self.nodes[node as usize].edges.push(Edge {
                                 action: outcome,
                                 key,
+                                chance: true,
                                 child,
                                 prior: 0.5,
                             });
@@ -231,7 +236,9 @@ impl<G: Evaluate> Search<G> {
                     if self.nodes[node as usize].visits == 0 && node != 0 {
                         break self.leaf(world, rng);
                     }
-                    let pick = self.select(&world, node, team);
+                    let Some(pick) = self.select(&world, node, team) else {
+                        break self.evaluate(&world, Team(0));
+                    };
                     let action = self.nodes[node as usize].edges[pick].action.clone();
                     world.apply_unchecked(&action);
                     let child = match self.nodes[node as usize].edges[pick].child {
@@ -282,7 +289,7 @@ impl<G: Evaluate> Search<G> {
 
     /// Adds edges for the legal actions of `world` not yet in `node` (all of
     /// them on the first visit), and picks the edge with the best bound.
-    fn select(&mut self, world: &G, node: u32, team: Team) -> usize {
+    fn select(&mut self, world: &G, node: u32, team: Team) -> Option<usize> {
         let needs_legal = G::HIDDEN_INFORMATION || !self.nodes[node as usize].expanded;
         let mut legal = std::mem::take(&mut self.actions);
         if needs_legal {
@@ -291,7 +298,7 @@ impl<G: Evaluate> Search<G> {
                 let known = self.nodes[node as usize]
                     .edges
                     .iter()
-                    .any(|e| &e.action == action);
+                    .any(|e| !e.chance && &e.action == action);
                 if !known {
                     let prior = if self.config.prior_weight > 0.0 {
                         let mut after = world.clone();
@@ -303,6 +310,7 @@ impl<G: Evaluate> Search<G> {
                     self.nodes[node as usize].edges.push(Edge {
                         action: action.clone(),
                         key: 0,
+                        chance: false,
                         child: NONE,
                         prior,
                     });
@@ -314,9 +322,9 @@ impl<G: Evaluate> Search<G> {
         let parent = f64::from(n.visits.max(1)).ln();
         let w = self.config.prior_weight;
         let c = self.config.exploration;
-        let mut best = (0usize, f64::NEG_INFINITY);
+        let mut best = (None, f64::NEG_INFINITY);
         for (i, edge) in n.edges.iter().enumerate() {
-            if G::HIDDEN_INFORMATION && !legal.contains(&edge.action) {
+            if edge.chance || (G::HIDDEN_INFORMATION && !legal.contains(&edge.action)) {
                 continue;
             }
             let (visits, total) = match edge.child {
@@ -333,7 +341,7 @@ impl<G: Evaluate> Search<G> {
             // tried in list order.
             let bound = bound + 1e-9 * (i as f64 * 0.618_033_988_75).fract();
             if bound > best.1 {
-                best = (i, bound);
+                best = (Some(i), bound);
             }
         }
         self.actions = legal;

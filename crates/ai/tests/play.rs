@@ -72,6 +72,28 @@ fn every_level_plays_only_legal_actions_in_every_game() {
 }
 
 #[test]
+fn whole_lytharian_duels_play_to_the_end() {
+    // Battle Duels hide the opponent's picks: one tree node is a chance
+    // node in some worlds and a decision in others (a panic found by
+    // `tabula match`).
+    let options = vec![("mode".to_owned(), "duel".to_owned())];
+    for seed in 0..12 {
+        let mut game = AnyGame::new(GameId::Lytharia, &options).unwrap();
+        let mut chance = GameRng::from_seed(Seed(seed));
+        let mut rng = GameRng::from_seed(Seed(100 + seed));
+        for _ in 0..400 {
+            settle(&mut game, &mut chance);
+            let Some(me) = game.to_act().player() else {
+                break;
+            };
+            let (action, _) = choose_with(&game, me, Level::Hard, small(1600), &mut rng).unwrap();
+            game.apply(&action.canonical).unwrap();
+        }
+        assert!(game.outcome().is_some(), "duel {seed} did not end");
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_choice() {
     for (id, options) in configurations() {
         let mut game = AnyGame::new(id, &options).unwrap();

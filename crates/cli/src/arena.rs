@@ -85,6 +85,9 @@ pub struct MatchOptions {
     pub records: Option<PathBuf>,
     /// A game still going after this many actions is a draw.
     pub max_plies: usize,
+    /// The first this many player decisions are uniformly random, drawn
+    /// from the game's own stream, so two searches do not replay one game.
+    pub random_opening: usize,
     /// Print JSON.
     pub json: bool,
 }
@@ -218,6 +221,8 @@ fn play_one(start: &AnyGame, options: &MatchOptions, index: usize) -> Result<Gam
         })
         .collect();
     let mut plies = 0;
+    let mut decisions = 0;
+    let mut opening = stream(options.seed, index, 0);
     let (mut a_decisions, mut b_decisions) = (0u64, 0u64);
     let (mut a_time, mut b_time) = (Duration::ZERO, Duration::ZERO);
     let outcome = loop {
@@ -229,7 +234,13 @@ fn play_one(start: &AnyGame, options: &MatchOptions, index: usize) -> Result<Gam
             ToAct::Chance => game
                 .sample_chance(&mut chance)
                 .context("chance decides but offers no outcome")?,
+            ToAct::Player { player } if decisions < options.random_opening => {
+                decisions += 1;
+                tabula_ai::choose(&game, player, Level::Random, &mut opening)
+                    .context("a player is to act but has no legal action")?
+            }
             ToAct::Player { player } => {
+                decisions += 1;
                 let is_a = seating.team(player) == Some(Team(a_team));
                 let spec = if is_a { options.a } else { options.b };
                 let budget = budget_for(spec, options.time_per_move);

@@ -167,6 +167,10 @@ pub enum Command {
         /// A game still going after this many actions counts as a draw.
         #[arg(long, default_value_t = 3000)]
         max_plies: usize,
+        /// Play the first N decisions of every game at random (from the
+        /// game's seed), so two searches do not replay the same game.
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        random_opening: usize,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,

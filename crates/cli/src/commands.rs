@@ -172,6 +172,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             sprt,
             records,
             max_plies,
+            random_opening,
             json,
         } => {
             let g = load(&game, None)?;
@@ -199,6 +200,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
                 sprt,
                 records,
                 max_plies,
+                random_opening,
                 json,
             };
             crate::arena::run(&g, &options, out)
