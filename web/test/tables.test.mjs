@@ -236,6 +236,78 @@ test('Covenant: before an attack the page shows what it would be', async () => {
   await context.close();
 });
 
+test('Covenant: an attack showing its predicted damage loses the foe that much Blood', async () => {
+  const created = await createTable(server.url, { game: 'covenant', options: { scenario: 'crossroads' }, seats: ['human', 'human'], seed: 5 });
+  const tokens = created.seats.map((s) => s.link_token).join(',');
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  const frames = recordFrames(page);
+  await page.goto(`${server.url}/t/${created.table}#t=${tokens}`);
+  await tableReady(page);
+  const catalog = JSON.parse(frames.received.find((f) => f.includes('"type":"catalog"'))).catalog;
+  const at = new Map(catalog.board.cells.map((c) => [c.cell, c]));
+  const cube = (c) => { const x = c.col; const z = c.row - (x + (x & 1)) / 2; return [x, z, -x - z]; };
+  const dist = (a, b) => { const p = cube(at.get(a)); const q = cube(at.get(b)); return Math.max(...p.map((v, i) => Math.abs(v - q[i]))); };
+  const views = () => frames.received.map((f) => JSON.parse(f)).filter((m) => m.type === 'view').map((m) => m.view);
+  const current = () => views().reverse().find((v) => v.legal.length) || null;
+  let found = null;
+  for (let i = 0; i < 200 && !found; i++) {
+    await page.waitForFunction(() => document.body.dataset.turn === 'mine');
+    const view = current();
+    const legal = view.legal;
+    const before = Number(await page.getAttribute('body', 'data-ply'));
+    // A melee blow is clicked, and compared with the engine's forecast of it.
+    const strike = legal.find((e) => e.gesture.kind === 'attack' && e.gesture.from.at === 'cell');
+    if (strike) { found = strike; break; }
+    const me = view.to_act.player;
+    const foes = view.board.pieces.filter((p) => p.owner !== me).map((p) => p.cell);
+    const near = (cell) => Math.min(...foes.map((f) => dist(cell, f)));
+    const moves = legal.filter((e) => e.gesture.kind === 'move' && e.gesture.to);
+    const activations = legal.filter((e) => e.gesture.kind === 'activate' && !e.gesture.choice);
+    let entry;
+    if (moves.length) {
+      moves.sort((a, b) => near(a.gesture.to) - near(b.gesture.to));
+      entry = near(moves[0].gesture.to) < near(moves[0].gesture.from.cell) ? moves[0] : null;
+    } else if (activations.length) {
+      activations.sort((a, b) => near(a.gesture.from.cell) - near(b.gesture.from.cell));
+      entry = activations[0];
+    }
+    if (entry) {
+      await page.click(`#board [data-cell="${entry.gesture.from.cell}"]`);
+      if (entry.gesture.to) await page.click(`#board [data-cell="${entry.gesture.to}"]`);
+      if (await page.locator('#picker:not([hidden]) button').count()) await page.locator('#picker:not([hidden]) button').first().click();
+    } else {
+      const end = legal.find((e) => e.gesture.from.at === 'button' && e.gesture.kind === 'end-phase') || legal.find((e) => e.gesture.from.at === 'button');
+      await page.click(`#controls button[data-button="${end.gesture.from.button}"]`);
+    }
+    await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before);
+  }
+  assert.ok(found, 'a melee blow became possible');
+  const target = found.gesture.to;
+  const view = current();
+  const foe = view.board.pieces.find((p) => p.cell === target);
+  await page.click(`#board [data-cell="${found.gesture.from.cell}"]`);
+  await page.hover(`#board [data-cell="${target}"]`);
+  // What the page shows: the number on the target hex and the panel's line.
+  const item = page.locator(`[data-forecast="${found.canonical}"]`);
+  await item.waitFor();
+  const shown = Number(await item.getAttribute('data-damage'));
+  assert.match(await item.textContent(), new RegExp(`^Melee blow on ${target}: ${shown} damage`));
+  assert.equal(Number(await page.getAttribute(`#board [data-cell="${target}"] .forecast`, 'data-damage')), shown);
+  assert.match(await page.getAttribute(`#board [data-cell="${target}"]`, 'aria-label'), new RegExp(`would deal ${shown} damage`));
+  await shot(page, 'covenant-forecast');
+  const before = Number(await page.getAttribute('body', 'data-ply'));
+  await page.click(`#board [data-cell="${target}"]`);
+  const pick = page.locator(`#picker:not([hidden]) button[data-choice="${found.gesture.choice ? found.gesture.choice.id : ''}"]`);
+  if (found.gesture.choice) await pick.click();
+  await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before);
+  await page.waitForFunction((n) => document.body.dataset.ply === String(n), before + 1);
+  const after = views().find((v) => v.ply === before + 1) || views().pop();
+  const left = after.board.pieces.find((p) => p.cell === target && p.owner === foe.owner);
+  assert.equal(foe.blood - (left ? left.blood : 0), shown, 'the Blood lost is the damage shown');
+  await context.close();
+});
+
 test('chess: history stepping, takeback, resignation and rematch by clicking', async () => {
   const created = await createTable(server.url, { game: 'chess', seats: ['human', 'computer:easy'], seed: 2 });
   const p = await openSeat(server.url, created.table, created.seats[0].link_token);

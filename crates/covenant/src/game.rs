@@ -13,7 +13,7 @@ use crate::options::CovenantOptions;
 use crate::protocol::{self, side_of};
 use crate::scenario::Scenario;
 use crate::side::Side;
-use crate::state::{Covenant, Step};
+use crate::state::{Covenant, Forecast, Step};
 use crate::text::{PositionError, parse_text, write_text};
 
 /// One piece as a viewer sees it, with its current modified stats.
@@ -64,6 +64,9 @@ pub struct ViewActive {
     pub reachable: Vec<Step>,
     /// Every foe it can attack now (melee, shot, holy strike or sweep).
     pub targets: Vec<Hex>,
+    /// What each melee blow, shot and holy strike it may make now would do:
+    /// the foe's Blood lost, whether it falls, the counter-blow taken.
+    pub forecasts: Vec<Forecast>,
 }
 
 /// What a viewer sees of the state: everything (Covenant hides nothing).
@@ -238,12 +241,14 @@ impl Game for Covenant {
                 .collect();
             targets.sort_unstable();
             targets.dedup();
+            let forecasts = legal.iter().filter_map(|act| self.forecast(act)).collect();
             Some(ViewActive {
                 cell: a.at,
                 mp: a.mp,
                 tiles: a.tiles,
                 reachable: self.reach(a.at, a.mp, pass),
                 targets,
+                forecasts,
             })
         });
         CovenantView {

@@ -44,5 +44,5 @@ pub use options::{CovenantOptions, WrathDamage};
 pub use protocol::RECRUITS;
 pub use scenario::{Army, Scenario, ScenarioError, ScenarioId, Terrain, UnknownScenario};
 pub use side::Side;
-pub use state::{Active, Covenant, MAX_GRAILS, Piece, Step};
+pub use state::{Active, Covenant, Forecast, MAX_GRAILS, Piece, Step};
 pub use text::{Field, PositionError};

@@ -1383,6 +1383,82 @@ impl Covenant {
     }
 }
 
+/// What one attack of the active piece would do, reckoned by playing it on a
+/// copy with the engine's own combat (so it is what the attack then does).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Forecast {
+    /// The attack's notation (`melee@e5`, `shoot@e5`, `holy@e5`).
+    pub action: String,
+    /// `melee`, `shot` or `holy`.
+    pub attack: &'static str,
+    /// The foe struck.
+    pub target: Hex,
+    /// Blood the foe loses, every blow counted (a Berserker's Fury: two),
+    /// never more than it has.
+    pub damage: u8,
+    /// Blows struck (a second Fury blow only if the first does not fell it).
+    pub blows: u8,
+    /// Whether the foe falls.
+    pub kills: bool,
+    /// Blood the attacker loses to the foe's counter-blow (or an Angel's
+    /// wrath); `None` when the foe does not answer.
+    pub counter_damage: Option<u8>,
+    /// Whether the counter-blow fells the attacker.
+    pub counter_kills: bool,
+}
+
+impl Covenant {
+    /// The forecast of `action` if it is a legal melee blow, shot or holy
+    /// strike of the active piece; `None` for any other action.
+    pub fn forecast(&self, action: &Action) -> Option<Forecast> {
+        let (attack, target) = match *action {
+            Action::Melee(t) => ("melee", t),
+            Action::Shoot(t) => ("shot", t),
+            Action::Holy(t) => ("holy", t),
+            _ => return None,
+        };
+        if self.outcome().is_some() || self.check(action).is_err() {
+            return None;
+        }
+        let attacker = *self.piece_at(self.active?.at)?;
+        let foe = *self.piece_at(target)?;
+        let mut log: Vec<Record> = Vec::new();
+        self.clone().play_with(action, &mut log);
+        let mut f = Forecast {
+            action: action.to_string(),
+            attack,
+            target,
+            damage: 0,
+            blows: 0,
+            kills: false,
+            counter_damage: None,
+            counter_kills: false,
+        };
+        for record in &log {
+            match *record {
+                // Each record holds the piece as it was just before.
+                Record::Blow {
+                    target: t, damage, ..
+                } if t.at == target && t.side == foe.side => {
+                    f.damage = f.damage.saturating_add(damage.min(t.blood));
+                    f.blows += 1;
+                }
+                Record::Counter {
+                    target: t, damage, ..
+                } if t.at == attacker.at && t.side == attacker.side => {
+                    f.counter_damage = Some(damage.min(t.blood));
+                    f.counter_kills = damage >= t.blood;
+                }
+                Record::Fell { piece, .. } if piece.at == target && piece.side == foe.side => {
+                    f.kills = true;
+                }
+                _ => {}
+            }
+        }
+        Some(f)
+    }
+}
+
 /// Every Sweep over the adjacent foes: each first target with each set of
 /// 1 to `n - 1` others.
 fn sweeps(foes: &[Hex], n: usize, out: &mut Vec<Action>) {

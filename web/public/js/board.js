@@ -126,7 +126,17 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
   if (input.targets.has(cell)) {
     g.append(piece ? outline('target capture') : svg('circle', { cx: 50, cy: 50, r: 14, class: 'target-dot' }));
   }
-  const label = `${cell}${piece ? `, ${describe(catalog, view, piece)}` : ', empty'}${input.targets.has(cell) ? ', a legal destination' : ''}`;
+  // Covenant: a target hex names the damage the engine forecasts.
+  const forecasts = input.targets.has(cell) && view.board.active && view.board.active.forecasts
+    ? view.board.active.forecasts.filter((/** @type {any} */ f) => f.target === cell)
+    : [];
+  const predicted = forecasts.map((/** @type {any} */ f) => `, ${f.attack} would deal ${f.damage} damage${f.kills ? ' and fell it' : ''}`).join('');
+  if (forecasts.length && piece) {
+    const dmg = svg('text', { x: 84, y: 58, 'text-anchor': 'middle', 'font-size': 24, class: 'forecast', 'data-damage': String(forecasts[0].damage) });
+    dmg.textContent = `-${forecasts[0].damage}`;
+    g.append(dmg);
+  }
+  const label = `${cell}${piece ? `, ${describe(catalog, view, piece)}` : ', empty'}${input.targets.has(cell) ? ', a legal destination' : ''}${predicted}`;
   g.setAttribute('aria-label', label);
   const title = svg('title');
   title.textContent = label;

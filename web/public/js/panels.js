@@ -88,8 +88,38 @@ function covenant(/** @type {any} */ catalog, /** @type {any} */ view, /** @type
       preview.setAttribute('data-preview', 'attack');
       out.push(preview);
     }
+    // The engine's forecast of each attack (never reckoned here): the one on
+    // the hovered foe first, then the rest as a list.
+    const forecasts = /** @type {any[]} */ (a.forecasts || []);
+    if (forecasts.length) {
+      const list = document.createElement('ul');
+      list.className = 'forecasts';
+      const sorted = [...forecasts].sort((x, y) => Number(y.target === hover) - Number(x.target === hover));
+      for (const f of sorted) {
+        const li = el('li', forecastText(f, b.pieces.find((/** @type {any} */ p) => p.cell === f.target)));
+        li.dataset.forecast = f.action;
+        li.dataset.target = f.target;
+        li.dataset.damage = String(f.damage);
+        if (f.target === hover) li.classList.add('preview');
+        list.append(li);
+      }
+      out.push(el('h3', 'Predicted damage'), list);
+    }
   }
   return out;
+}
+
+const ATTACK_WORDS = /** @type {Record<string, string>} */ ({ melee: 'Melee blow', shot: 'Shot', holy: 'Holy strike' });
+
+/** One forecast in words: "Melee blow on e5: 6 damage (9 → 3 Blood); counter-blow 3". */
+export function forecastText(/** @type {any} */ f, /** @type {any} */ foe) {
+  const blood = foe ? ` (${foe.blood} → ${foe.blood - f.damage} Blood)` : '';
+  const blows = f.blows > 1 ? ` in ${f.blows} blows` : '';
+  const fell = f.kills ? ', it falls' : '';
+  const counter = f.counter_damage === null || f.counter_damage === undefined
+    ? '; no counter-blow'
+    : `; counter-blow ${f.counter_damage}${f.counter_kills ? ', the attacker falls' : ''}`;
+  return `${ATTACK_WORDS[f.attack] || f.attack} on ${f.target}: ${f.damage} damage${blows}${blood}${fell}${counter}.`;
 }
 
 function lytharia(/** @type {any} */ view) {
