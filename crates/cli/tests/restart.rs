@@ -26,9 +26,17 @@ fn serve(db: &std::path::Path) -> Serving {
 
 /// `tabula serve --addr 127.0.0.1:0` with these store arguments.
 fn serve_with(store: &[&std::ffi::OsStr]) -> Serving {
+    let mut args = vec!["serve".as_ref(), "--addr".as_ref(), "127.0.0.1:0".as_ref()];
+    args.extend_from_slice(store);
+    run_tabula(&args, &[])
+}
+
+/// Runs `tabula ARGS` with extra environment variables and reads the URL
+/// the server prints.
+fn run_tabula(args: &[&std::ffi::OsStr], env: &[(&str, &std::ffi::OsStr)]) -> Serving {
     let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .args(store)
+        .args(args)
+        .envs(env.iter().copied())
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -253,24 +261,13 @@ async fn a_killed_server_resumes_every_table() {
 fn tabula_alone_serves() {
     let dir = std::env::temp_dir().join(format!("tabula-bare-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .env("TABULA_DB", dir.join("games.db"))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut serving = Serving {
-        child,
-        addr: "0.0.0.0:0".parse().unwrap(),
-        lines: None,
-    };
-    let mut lines = BufReader::new(serving.child.stdout.take().unwrap()).lines();
-    let first = lines.next().expect("a line").unwrap();
+    let db = dir.join("games.db");
+    let mut serving = run_tabula(&[], &[("TABULA_DB", db.as_os_str())]);
     serving.kill();
-    assert!(
-        first.starts_with("tabula serves on http://127.0.0.1:8080/"),
-        "{first} (is port 8080 taken?)"
+    assert_eq!(
+        serving.addr.to_string(),
+        "127.0.0.1:8080",
+        "the default address (is port 8080 taken?)"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
