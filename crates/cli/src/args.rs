@@ -102,6 +102,10 @@ pub enum Command {
         /// Also print the count below each first action.
         #[arg(long)]
         divide: bool,
+        /// Draw the opening chance outcomes (a shuffled deck) from this
+        /// seed before counting.
+        #[arg(long)]
+        seed: Option<u64>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -241,6 +245,9 @@ pub enum RecordCommand {
     List {
         #[command(flatten)]
         db: DbArgs,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -352,7 +359,15 @@ impl GameArgs {
             let Some((key, value)) = item.split_once('=') else {
                 anyhow::bail!("option '{item}' is not KEY=VALUE");
             };
-            pairs.push((key.trim().to_owned(), value.trim().to_owned()));
+            let key = key.trim().replace('_', "-");
+            // `--mode advanced -o mode=basic`: two answers to one question.
+            if let Some((_, earlier)) = pairs.iter().find(|(k, _)| *k == key) {
+                anyhow::bail!(
+                    "option '{key}' is given twice ('{earlier}' and '{}'): give it once",
+                    value.trim()
+                );
+            }
+            pairs.push((key, value.trim().to_owned()));
         }
         Ok(pairs)
     }

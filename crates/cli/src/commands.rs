@@ -38,6 +38,9 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             json,
         } => {
             let g = load(&game, position.as_deref())?;
+            if g.to_act() == ToAct::Chance {
+                return chance_moves(&g, notation, json, out);
+            }
             let actions = g.legal_actions();
             if json {
                 writeln!(out, "{}", serde_json::to_string(&actions)?)?;
@@ -97,11 +100,31 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             depth,
             position,
             divide,
+            seed,
             json,
         } => {
-            let g = load(&game, position.as_deref())?;
+            let mut g = load(&game, position.as_deref())?;
+            if let Some(seed) = seed {
+                // Deal the opening chance (a shuffle) from the seed first.
+                let mut rng = tabula_core::GameRng::from_seed(tabula_core::Seed(seed));
+                while g.to_act() == ToAct::Chance {
+                    let Some(drawn) = g.sample_chance(&mut rng) else {
+                        break;
+                    };
+                    g.apply(&drawn.canonical)?;
+                }
+            }
+            if depth > 0 && g.to_act() == ToAct::Chance && g.chance_outcomes().is_none() {
+                anyhow::bail!(
+                    "{} starts with chance drawing an outcome that is sampled, not listed \
+                     (a shuffled deck), so perft has no tree to count here; give --seed N \
+                     to draw it from a seed first",
+                    g.id()
+                );
+            }
             let start = Instant::now();
-            let (total, parts) = if divide {
+            // Depth 0 is the position itself: one node, nothing below it.
+            let (total, parts) = if divide && depth > 0 {
                 let parts = g.divide(depth);
                 (parts.iter().map(|(_, n)| n).sum(), parts)
             } else {
@@ -214,6 +237,42 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
         Command::Loadtest(args) => crate::loadtest::run(args, out),
         Command::Record { command } => crate::record::run(command, out),
     }
+}
+
+/// `tabula moves` where chance acts: said on stderr, and the outcomes with
+/// their exact probabilities on stdout when the game lists them.
+fn chance_moves(g: &AnyGame, notation: Notation, json: bool, out: &mut impl Write) -> Result<()> {
+    let outcomes = g.chance_outcomes();
+    match &outcomes {
+        Some(list) => eprintln!(
+            "chance acts here, not a player: {} outcome(s), each with its probability",
+            list.len()
+        ),
+        None => eprintln!(
+            "chance acts here, not a player: its outcome is sampled (a shuffle), \
+             so there is no list of outcomes"
+        ),
+    }
+    let outcomes = outcomes.unwrap_or_default();
+    if json {
+        let list: Vec<_> = outcomes
+            .iter()
+            .map(|(a, p)| {
+                json!({ "notation": a.notation, "canonical": a.canonical,
+                        "probability": p.to_string() })
+            })
+            .collect();
+        writeln!(out, "{}", json!({ "chance": true, "outcomes": list }))?;
+    } else {
+        for (a, p) in &outcomes {
+            let text = match notation {
+                Notation::Game => &a.notation,
+                Notation::Canonical => &a.canonical,
+            };
+            writeln!(out, "{text} {p}")?;
+        }
+    }
+    Ok(())
 }
 
 /// `tabula view`: the table view (or the catalog) as pretty JSON.

@@ -67,6 +67,11 @@ fn main() -> ExitCode {
             let _ = stdout.flush();
             ExitCode::SUCCESS
         }
+        Err(e) if broken_pipe(&e) => {
+            // The reader went away (`tabula moves epoch | head -1`): stop
+            // quietly, as Unix tools do.
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             let _ = stdout.flush();
             // One line: the error and its causes, joined.
@@ -82,4 +87,13 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether writing to a closed pipe caused `error`.
+fn broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -202,14 +202,21 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
             }
             ToAct::Player { player } => {
-                write!(out, "{} to move> ", game.player_name(player))?;
+                let prompt = render::status(&game)
+                    .unwrap_or_else(|| format!("{} to move", game.player_name(player)));
+                write!(out, "{prompt}> ")?;
                 out.flush()?;
-                let mut line = String::new();
-                if input.read_line(&mut line)? == 0 {
+                let mut bytes = Vec::new();
+                if input.read_until(b'\n', &mut bytes)? == 0 {
                     writeln!(out)?;
                     left(&mut out, &game, saved.as_ref())?;
                     return Ok(());
                 }
+                // A line that is not UTF-8 is refused like any bad move.
+                let Ok(line) = String::from_utf8(bytes) else {
+                    writeln!(out, "That line is not UTF-8 text; type a move or 'help'.")?;
+                    continue;
+                };
                 let line = line.trim();
                 match line {
                     "" => {}

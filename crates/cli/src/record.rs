@@ -5,7 +5,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use serde_json::json;
-use tabula_core::Player;
+use tabula_core::{GameId, Outcome, Player};
+use tabula_games::AnyGame;
 use tabula_store::{GameKey, Record, SqliteStore, Store, import_record};
 
 use crate::args::RecordCommand;
@@ -62,18 +63,49 @@ pub fn run(command: RecordCommand, out: &mut impl Write) -> Result<()> {
             write!(out, "{text}")?;
             Ok(())
         }
-        RecordCommand::List { db } => {
-            let store = open(&db.path, false)?;
-            for g in store.list_games()? {
-                let result = match g.result {
-                    Some(o) => o.to_string(),
-                    None => "*".to_owned(),
-                };
-                writeln!(out, "{} {} {} {}", g.key, g.game, g.plies, result)?;
+        RecordCommand::List { db, json } => {
+            // No database yet is no games yet, not an error.
+            let games = if db.path.exists() {
+                let store = open(&db.path, false)?;
+                let mut games = Vec::new();
+                for g in store.list_games()? {
+                    let result = g.result.map(|o| describe(&store, g.key, g.game, &o));
+                    games.push((g, result));
+                }
+                games
+            } else {
+                Vec::new()
+            };
+            if json {
+                let list: Vec<_> = games
+                    .iter()
+                    .map(|(g, text)| {
+                        let result = g.result.map(|o| {
+                            json!({ "winner": o.winner, "reason": o.reason, "description": text })
+                        });
+                        json!({ "id": g.key.0, "game": g.game, "plies": g.plies, "result": result })
+                    })
+                    .collect();
+                writeln!(out, "{}", serde_json::to_string(&list)?)?;
+            } else {
+                for (g, text) in &games {
+                    let result = text.as_deref().unwrap_or("*");
+                    writeln!(out, "{} {} {} {}", g.key, g.game, g.plies, result)?;
+                }
             }
             Ok(())
         }
     }
+}
+
+/// An outcome in the game's own words ("Black wins by resignation"), with
+/// the stored game's options (a four-player table names its teams so).
+fn describe(store: &SqliteStore, key: GameKey, id: GameId, outcome: &Outcome) -> String {
+    store
+        .load_game(key)
+        .ok()
+        .and_then(|stored| AnyGame::new(id, &stored.header.options).ok())
+        .map_or_else(|| outcome.to_string(), |g| g.describe_outcome(outcome))
 }
 
 fn read(file: &Path) -> Result<String> {

@@ -18,10 +18,21 @@ pub fn board(game: &AnyGame, viewer: Viewer) -> String {
         AnyGame::Skirmish(g) => skirmish_board(g),
         AnyGame::Lytharia(g) => lytharia_table(g, viewer),
     };
-    if let Some(player) = game.to_act().player() {
-        text.push_str(&format!("{} to move", game.player_name(player)));
-    }
+    // The side to move is said once, by the prompt or the computer's move.
+    text.truncate(text.trim_end().len());
     text
+}
+
+/// Who is to act, and whether that side is in check (the table view's
+/// `in_check`): "White to move, in check".
+pub fn status(game: &AnyGame) -> Option<String> {
+    let player = game.to_act().player()?;
+    let in_check = game.view(Viewer::Public)["in_check"] == serde_json::Value::Bool(true);
+    Some(format!(
+        "{} to move{}",
+        game.player_name(player),
+        if in_check { ", in check" } else { "" }
+    ))
 }
 
 /// An 8x8 board from the placement field of a FEN, White at the bottom.
@@ -244,7 +255,8 @@ fn skirmish_board(game: &Skirmish) -> String {
             offers.join(", ")
         ));
     }
-    if !view.waiting_for.is_empty() {
+    // "White to move" is the prompt's to say; anything else is news.
+    if !view.waiting_for.is_empty() && !view.waiting_for.ends_with("to move") {
         out.push_str(&format!("Waiting for: {}\n", view.waiting_for));
     }
     out
@@ -557,6 +569,7 @@ mod tests {
         // The Marshal on h1 enhances what stands within four squares (d..l).
         assert_eq!(lines[12], " 1  S  T  H  G+ A+ E~ P  M+ A+ G+ H+ T+ S ");
         assert!(lines[0].starts_with("13  s  t  h  g+"), "{}", lines[0]);
-        assert!(text.ends_with("White to move"));
+        assert!(text.ends_with("dormant Emperor"), "{text}");
+        assert_eq!(status(&game).as_deref(), Some("White to move"));
     }
 }

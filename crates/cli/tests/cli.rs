@@ -457,7 +457,7 @@ fn record_import_export_and_list_through_a_database() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "1\n");
     let o = tabula(&["record", "list", "--db", d]);
-    assert_eq!(stdout(&o), "1 chess 4 team 2 wins by checkmate\n");
+    assert_eq!(stdout(&o), "1 chess 4 Black wins by checkmate\n");
     let o = tabula(&["record", "export", "1", "--db", d]);
     let text = stdout(&o);
     assert!(

@@ -209,7 +209,7 @@ pub enum Relocation {
 pub struct SkirmishOptions {
     /// Basic or Advanced game.
     pub mode: Mode,
-    /// The Attack Bonus, any integer (book default 1).
+    /// The Attack Bonus, -99 to 99 through `set` (book default 1).
     pub attack_bonus: i32,
     /// The King's value, 1 to 9 (book default 4).
     pub king_value: KingValue,
@@ -306,9 +306,9 @@ const SPECS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "attack-bonus",
-        values: "integer",
+        values: "-99..=99",
         default: "1",
-        help: "added to the attacker's total in every skirmish (any integer, negative too)",
+        help: "added to the attacker's total in every skirmish (-99 to 99, negative too)",
     },
     OptionSpec {
         key: "king-value",
@@ -454,9 +454,13 @@ impl Options for SkirmishOptions {
                 )?
             }
             "attack-bonus" => {
+                // Beyond the dice's reach either way a bonus decides every
+                // skirmish alone; the bound keeps totals far from overflow.
                 self.attack_bonus = v
                     .parse()
-                    .map_err(|_| bad(key, value, "an integer (positive, zero or negative)"))?
+                    .ok()
+                    .filter(|b: &i32| (-99..=99).contains(b))
+                    .ok_or_else(|| bad(key, value, "an integer from -99 to 99"))?
             }
             "king-value" => {
                 self.king_value = v
@@ -601,6 +605,9 @@ mod tests {
         assert!(o.set("king-value", "0").is_err());
         assert!(o.set("king-value", "10").is_err());
         assert!(o.set("attack-bonus", "x").is_err());
+        assert!(o.set("attack-bonus", "-2147483648").is_err());
+        assert!(o.set("attack-bonus", "100").is_err());
+        o.set("attack-bonus", "-99").unwrap();
         assert!(o.set("colour", "x").is_err());
     }
 

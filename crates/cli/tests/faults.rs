@@ -1,0 +1,179 @@
+//! The command line's rough edges (issue 17), each seen through the binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tabula-faults-{name}-{}", std::process::id()))
+}
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .env("TABULA_DB", scratch("play.db"))
+        .output()
+        .expect("the tabula binary runs")
+}
+
+fn tabula_with_bytes(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .env("TABULA_DB", scratch("play.db"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tabula binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn assert_bad_input(o: &Output, fragment: &str) {
+    assert_eq!(o.status.code(), Some(2), "stderr: {}", stderr(o));
+    let err = stderr(o);
+    assert_eq!(err.lines().count(), 1, "stderr was: {err}");
+    assert!(err.contains(fragment), "expected '{fragment}' in: {err}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_play_goes_on() {
+    let o = tabula_with_bytes(
+        &["play", "chess", "--computer", "none", "--no-save"],
+        b"e4\n\xff\xfe\ne5\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("not UTF-8"), "{text}");
+    assert!(text.contains("Black's Pawn from e7 to e5"), "{text}");
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    // The reader is gone before tabula writes its first line.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["moves", "epoch"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&o), "");
+    assert!(o.status.success());
+}
+
+#[test]
+fn perft_at_depth_zero_is_one_node_with_or_without_divide() {
+    assert_eq!(stdout(&tabula(&["perft", "chess", "0"])), "1\n");
+    assert_eq!(stdout(&tabula(&["perft", "chess", "0", "--divide"])), "1\n");
+}
+
+#[test]
+fn moves_at_a_chance_node_says_so_and_lists_the_odds() {
+    // Lytharia opens with a shuffle: sampled, so nothing to list.
+    let o = tabula(&["moves", "lytharia"]);
+    assert!(o.status.success());
+    assert!(stderr(&o).contains("chance acts here"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("sampled"), "{}", stderr(&o));
+    // A Skirmish capture waits for two dice: 36 outcomes of 1/36 each.
+    let applied = stdout(&tabula(&["apply", "skirmish", "e4", "d5", "exd5"]));
+    let pending = applied.lines().next().unwrap();
+    let o = tabula(&["moves", "skirmish", "--position", pending]);
+    assert!(stderr(&o).contains("36 outcome"), "{}", stderr(&o));
+    let listed = stdout(&o);
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 36);
+    assert_eq!(lines[0], "roll:1-1 1/36");
+    let o = tabula(&["moves", "skirmish", "--position", pending, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["chance"], true);
+    assert_eq!(v["outcomes"][35]["probability"], "1/36");
+}
+
+#[test]
+fn perft_behind_a_shuffle_is_refused_unless_dealt_from_a_seed() {
+    assert_bad_input(&tabula(&["perft", "lytharia", "2"]), "--seed");
+    let o = tabula(&["perft", "lytharia", "2", "--seed", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let n: u64 = stdout(&o).trim().parse().unwrap();
+    assert!(n > 1, "{n}");
+}
+
+#[test]
+fn conflicting_and_out_of_range_options_are_errors() {
+    assert_bad_input(
+        &tabula(&["new", "skirmish", "--mode", "advanced", "-o", "mode=basic"]),
+        "given twice",
+    );
+    assert_bad_input(
+        &tabula(&["new", "skirmish", "--attack-bonus", "-2147483648"]),
+        "-99 to 99",
+    );
+    assert!(
+        tabula(&["new", "skirmish", "--attack-bonus", "-3"])
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn record_list_without_a_database_is_an_empty_list_and_takes_json() {
+    let db = scratch("none.db");
+    let _ = std::fs::remove_file(&db);
+    let d = db.to_str().unwrap();
+    let o = tabula(&["record", "list", "--db", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let o = tabula(&["record", "list", "--db", d, "--json"]);
+    assert_eq!(stdout(&o), "[]\n");
+    assert!(!db.exists(), "listing must not create a database");
+}
+
+#[test]
+fn record_list_names_the_winner_in_the_games_words() {
+    let dir = scratch("list");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("t.db");
+    let d = db.to_str().unwrap();
+    let o = tabula_with_bytes(
+        &["play", "chess", "--computer", "none", "--db", d],
+        b"e4\nresign\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tabula(&["record", "list", "--db", d]);
+    assert_eq!(stdout(&o), "1 chess 1 White wins by resignation\n");
+    let o = tabula(&["record", "list", "--db", d, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v[0]["id"], 1);
+    assert_eq!(v[0]["result"]["description"], "White wins by resignation");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_side_to_move_is_said_once_with_check_in_the_prompt() {
+    let o = tabula_with_bytes(
+        &["play", "skirmish", "--computer", "none", "--no-save"],
+        b"quit\n",
+    );
+    let text = stdout(&o);
+    assert!(!text.contains("Waiting for: White to move"), "{text}");
+    assert_eq!(text.matches("White to move").count(), 1, "{text}");
+    let o = tabula_with_bytes(
+        &["play", "chess", "--computer", "none", "--no-save"],
+        b"e4\nf6\nQh5+\nquit\n",
+    );
+    assert!(
+        stdout(&o).contains("Black to move, in check> "),
+        "{}",
+        stdout(&o)
+    );
+}
