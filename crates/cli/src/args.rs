@@ -220,6 +220,9 @@ pub enum RecordCommand {
         /// The ply to stop at: 0 is the start, 1 after the first action.
         #[arg(long)]
         ply: Option<usize>,
+        /// Which game of a file of several, counted from 1.
+        #[arg(long, value_name = "N")]
+        game: Option<usize>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,

@@ -14,9 +14,27 @@ use crate::args::RecordCommand;
 /// Runs one `record` subcommand.
 pub fn run(command: RecordCommand, out: &mut impl Write) -> Result<()> {
     match command {
-        RecordCommand::Replay { file, ply, json } => {
-            let record =
-                Record::parse(&read(&file)?).with_context(|| file.display().to_string())?;
+        RecordCommand::Replay {
+            file,
+            ply,
+            game,
+            json,
+        } => {
+            let mut records =
+                Record::parse_all(&read(&file)?).with_context(|| file.display().to_string())?;
+            let count = records.len();
+            let record = match game {
+                None if count == 1 => records.remove(0),
+                None => bail!(
+                    "{} holds {count} games: choose one with --game N (1 to {count})",
+                    file.display()
+                ),
+                Some(n) if (1..=count).contains(&n) => records.remove(n - 1),
+                Some(n) => bail!(
+                    "{} has no game {n}: it holds {count} game(s), --game 1 to {count}",
+                    file.display()
+                ),
+            };
             let plies = record.actions.len();
             let game = match ply {
                 None => record.replay(),
@@ -44,11 +62,36 @@ pub fn run(command: RecordCommand, out: &mut impl Write) -> Result<()> {
             Ok(())
         }
         RecordCommand::Import { file, db } => {
-            let record =
-                Record::parse(&read(&file)?).with_context(|| file.display().to_string())?;
+            let records =
+                Record::parse_all(&read(&file)?).with_context(|| file.display().to_string())?;
             let store = open(&db.path, true)?;
-            let key = import_record(&store, &record).with_context(|| file.display().to_string())?;
-            writeln!(out, "{key}")?;
+            if let [record] = records.as_slice() {
+                let key =
+                    import_record(&store, record).with_context(|| file.display().to_string())?;
+                writeln!(out, "{key}")?;
+                return Ok(());
+            }
+            // Several games: each in its own transaction, one line each, so
+            // one bad game does not lose the others.
+            let mut refused = 0;
+            for (i, record) in records.iter().enumerate() {
+                let n = i + 1;
+                let line = record.first_line();
+                match import_record(&store, record) {
+                    Ok(key) => writeln!(out, "game {n} (line {line}): imported as {key}")?,
+                    Err(e) => {
+                        refused += 1;
+                        writeln!(out, "game {n} (line {line}): refused: {e}")?;
+                    }
+                }
+            }
+            if refused > 0 {
+                bail!(
+                    "{}: {refused} of {} games refused (see above)",
+                    file.display(),
+                    records.len()
+                );
+            }
             Ok(())
         }
         RecordCommand::Export { id, db, viewer } => {

@@ -177,3 +177,72 @@ fn the_side_to_move_is_said_once_with_check_in_the_prompt() {
         stdout(&o)
     );
 }
+
+const MATE: &str = "[Event \"one\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+const SCHOLAR: &str =
+    "[Event \"two\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+const NULL_MOVE: &str = "[Event \"three\"]\n\n1. e4 -- 2. d4 *\n";
+
+#[test]
+fn a_file_of_several_games_replays_one_and_imports_each() {
+    let dir = scratch("multi");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pgn");
+    std::fs::write(&file, format!("{MATE}\n{SCHOLAR}\n{NULL_MOVE}")).unwrap();
+    let (f, db) = (file.to_str().unwrap(), dir.join("t.db"));
+    let d = db.to_str().unwrap();
+    assert_bad_input(&tabula(&["record", "replay", f]), "--game N (1 to 3)");
+    let o = tabula(&["record", "replay", f, "--game", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("White wins by checkmate\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert_bad_input(
+        &tabula(&["record", "replay", f, "--game", "4"]),
+        "no game 4",
+    );
+    assert_bad_input(
+        &tabula(&["record", "replay", f, "--game", "3"]),
+        "ply 2: illegal action '--': a null move",
+    );
+    // Each game in its own transaction: the good ones are kept.
+    let o = tabula(&["record", "import", f, "--db", d]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stdout(&o).lines().take(2).collect::<Vec<_>>(),
+        [
+            "game 1 (line 1): imported as 1",
+            "game 2 (line 6): imported as 2"
+        ]
+    );
+    let third = stdout(&o).lines().nth(2).unwrap().to_owned();
+    assert!(
+        third.starts_with("game 3 (line 11): refused: line 13: ply 2"),
+        "{third}"
+    );
+    assert!(
+        stderr(&o).contains("1 of 3 games refused"),
+        "{}",
+        stderr(&o)
+    );
+    let listed = stdout(&tabula(&["record", "list", "--db", d]));
+    assert_eq!(listed.lines().count(), 2, "{listed}");
+    // Every game id's records read several to a file too.
+    let epoch = dir.join("epoch.txt");
+    std::fs::write(
+        &epoch,
+        "[Game \"epoch\"]\n\n1. Pg1-f2 *\n\n[Game \"epoch\"]\n\n1. Pg1-g2 *\n",
+    )
+    .unwrap();
+    let o = tabula(&["record", "import", epoch.to_str().unwrap(), "--db", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("game 2 (line 5): imported as 4"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -110,6 +110,17 @@ pub enum RecordError {
         /// How many seats the game has.
         seats: usize,
     },
+    /// A record (or one of its parts) is larger than a record may be: the
+    /// caps keep a stranger's upload from costing unbounded time or memory.
+    #[error("line {line}: the record is too large: {what} (the limit is {limit})")]
+    TooLarge {
+        /// The line where the limit was passed (1 for the whole text).
+        line: usize,
+        /// What is too large ("too many tags in one game"...).
+        what: &'static str,
+        /// The limit, with its unit.
+        limit: String,
+    },
     /// A ply beyond the last action.
     #[error("ply {ply} is past the end of the record ({plies} actions)")]
     PlyOutOfRange {
@@ -119,6 +130,17 @@ pub enum RecordError {
         plies: usize,
     },
 }
+
+/// The most text a record file may hold (all its games together), in bytes.
+pub const MAX_TEXT_BYTES: usize = 16 * 1024 * 1024;
+/// The most tags one game may have.
+pub const MAX_TAGS: usize = 1_000;
+/// The longest tag value, in bytes.
+pub const MAX_TAG_VALUE_BYTES: usize = 64 * 1024;
+/// The most actions (chance outcomes included) one game may have.
+pub const MAX_ACTIONS: usize = 100_000;
+/// The longest comment, in bytes.
+pub const MAX_COMMENT_BYTES: usize = 64 * 1024;
 
 /// One action of a record, as written, with its comment.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -193,6 +215,7 @@ impl From<Outcome> for RecordResult {
 /// Lines of the tags that replay errors point at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct TagLines {
+    start: usize,
     fen: usize,
     result: usize,
     end: usize,
@@ -312,7 +335,7 @@ impl Record {
                 line: action.line,
                 ply,
                 text: action.text.clone(),
-                reason,
+                reason: null_move(&action.text).map_or(reason, str::to_owned),
             };
             match game.to_act() {
                 ToAct::Over { outcome } => {
@@ -580,7 +603,32 @@ impl Record {
     /// the line. Checks the tags (game, options, seed, result) but not the
     /// actions: [`Record::replay`] does that.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        Parser::new(text).record()
+        check_size(text)?;
+        Parser::new(text).record_from_here(false)
+    }
+
+    /// Reads a file of one or more games, as a PGN database holds them
+    /// (each game's tags, movetext and result marker, one after another).
+    /// Every game is read like [`Record::parse`]; the first error stops the
+    /// reading and names its line in the file. Each record's actions keep
+    /// their line in the file, so replay errors point into it too.
+    pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
+        check_size(text)?;
+        let mut parser = Parser::new(text);
+        let mut records = Vec::new();
+        loop {
+            parser.skip_space();
+            if parser.peek().is_none() && !records.is_empty() {
+                return Ok(records);
+            }
+            records.push(parser.record_from_here(true)?);
+        }
+    }
+
+    /// The line the record starts on in its file (its first tag, else its
+    /// first action; 0 for a record built in code).
+    pub fn first_line(&self) -> usize {
+        self.lines.start
     }
 
     /// Parses and replays: the record and its final state.
@@ -602,6 +650,14 @@ impl BadTagAt {
             reason: e.to_string(),
         }
     }
+}
+
+/// What to say of a null move (`--`, `Z0`, `0000`, `@@@@`): database
+/// programs write them for a side passing in an analysis, but no game here
+/// lets a side pass, so a record holding one cannot be replayed.
+fn null_move(text: &str) -> Option<&'static str> {
+    matches!(text, "--" | "Z0" | "0000" | "@@@@" | "null")
+        .then_some("a null move (a side passing its turn) is not a move in this game")
 }
 
 fn reason_of(e: &tabula_games::AnyError) -> String {
@@ -822,6 +878,13 @@ impl<'a> Parser<'a> {
                 }
                 Some(c) => value.push(c),
             }
+            if value.len() > MAX_TAG_VALUE_BYTES {
+                return Err(RecordError::TooLarge {
+                    line,
+                    what: "a tag value is too long",
+                    limit: format!("{MAX_TAG_VALUE_BYTES} bytes"),
+                });
+            }
         }
         self.skip_space_inline();
         match self.bump() {
@@ -845,19 +908,32 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn record(mut self) -> Result<Record, RecordError> {
-        // Tag pairs.
+    /// One game from where the reader stands; with `multi`, text after its
+    /// result marker is left for the next game.
+    fn record_from_here(&mut self, multi: bool) -> Result<Record, RecordError> {
+        // Tag pairs. Names seen go in a set: a linear scan per tag made
+        // reading quadratic in the number of tags.
         let mut tags: Vec<(String, String, usize)> = Vec::new();
+        let mut names = std::collections::HashSet::new();
+        self.skip_space();
+        let start = self.line;
         loop {
             self.skip_space();
             match self.peek() {
                 Some('[') => {
                     let tag = self.tag()?;
-                    if tags.iter().any(|(k, _, _)| *k == tag.0) {
+                    if !names.insert(tag.0.clone()) {
                         return Err(RecordError::BadTag {
                             line: tag.2,
                             tag: tag.0,
                             reason: "given twice".to_owned(),
+                        });
+                    }
+                    if tags.len() == MAX_TAGS {
+                        return Err(RecordError::TooLarge {
+                            line: tag.2,
+                            what: "too many tags in one game",
+                            limit: format!("{MAX_TAGS} tags"),
                         });
                     }
                     tags.push(tag);
@@ -867,6 +943,7 @@ impl<'a> Parser<'a> {
             }
         }
         let mut record = build_header(&tags)?;
+        record.lines.start = start;
 
         // Movetext.
         let mut saw_anything = !tags.is_empty();
@@ -895,6 +972,13 @@ impl<'a> Parser<'a> {
                             }
                             Some('}') => break,
                             Some(c) => text.push(c),
+                        }
+                        if text.len() > MAX_COMMENT_BYTES {
+                            return Err(RecordError::TooLarge {
+                                line,
+                                what: "a {comment} is too long",
+                                limit: format!("{MAX_COMMENT_BYTES} bytes"),
+                            });
                         }
                     }
                     let text = text.trim().to_owned();
@@ -941,11 +1025,7 @@ impl<'a> Parser<'a> {
                             Some(c) => text.push(c),
                         }
                     }
-                    record.actions.push(RecordedAction {
-                        text,
-                        comment: None,
-                        line,
-                    });
+                    push_action(&mut record, text, line)?;
                 }
                 _ => {
                     let mut token = String::new();
@@ -962,7 +1042,7 @@ impl<'a> Parser<'a> {
                     }
                     if let Some(result) = parse_marker(&token) {
                         record.lines.end = line;
-                        self.finish(&mut record, result, &token, line)?;
+                        self.finish(&mut record, result, &token, line, multi)?;
                         return Ok(record);
                     }
                     let (_, rest) = split_move_number(&token);
@@ -971,11 +1051,7 @@ impl<'a> Parser<'a> {
                         rest = rest.trim_end_matches(['!', '?']);
                     }
                     if !rest.is_empty() {
-                        record.actions.push(RecordedAction {
-                            text: rest.to_owned(),
-                            comment: None,
-                            line,
-                        });
+                        push_action(&mut record, rest.to_owned(), line)?;
                     }
                 }
             }
@@ -989,6 +1065,7 @@ impl<'a> Parser<'a> {
         marker: Option<Option<Team>>,
         token: &str,
         line: usize,
+        multi: bool,
     ) -> Result<(), RecordError> {
         match (record.result, marker) {
             (None, None) => {}
@@ -1018,10 +1095,12 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Some(';') => self.skip_line(),
+                Some(_) if multi => return Ok(()),
                 Some(_) => {
-                    return Err(
-                        self.syntax("text after the result marker (a record holds one game)")
-                    );
+                    return Err(self.syntax(
+                        "text after the result marker (a record holds one game; \
+                         a file of several games is read game by game)",
+                    ));
                 }
             }
         }
@@ -1057,6 +1136,34 @@ impl<'a> Parser<'a> {
             }
         }
     }
+}
+
+/// Refuses a text longer than any record may be, before reading it.
+fn check_size(text: &str) -> Result<(), RecordError> {
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(RecordError::TooLarge {
+            line: 1,
+            what: "too much text",
+            limit: format!("{} MiB", MAX_TEXT_BYTES / (1024 * 1024)),
+        });
+    }
+    Ok(())
+}
+
+fn push_action(record: &mut Record, text: String, line: usize) -> Result<(), RecordError> {
+    if record.actions.len() == MAX_ACTIONS {
+        return Err(RecordError::TooLarge {
+            line,
+            what: "too many actions in one game",
+            limit: format!("{MAX_ACTIONS} actions"),
+        });
+    }
+    record.actions.push(RecordedAction {
+        text,
+        comment: None,
+        line,
+    });
+    Ok(())
 }
 
 fn append_comment(slot: &mut Option<String>, text: String) {
