@@ -18,7 +18,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the games and whether each can be played yet.
+    /// List the games: id, title and the options each takes.
     Games {
         /// Print JSON instead of text.
         #[arg(long)]
@@ -118,12 +118,16 @@ pub enum Command {
         #[arg(long, short = 'p', value_name = "TEXT")]
         position: Option<String>,
         /// Seats the computer plays, counted from 1 (`2`, `1,2`), or `none` for hotseat
-        /// [default: 2; when resuming, the seats it had].
+        /// [default: the seats not on seat 1's team; when resuming, the seats it had].
         #[arg(long, value_name = "SEATS")]
         computer: Option<String>,
         /// Seed for chance (dice, shuffles) and the computer player, so the game can be replayed.
         #[arg(long)]
         seed: Option<u64>,
+        /// Wait this many milliseconds after each computer or chance action
+        /// (a pace for watching `--computer 1,2`).
+        #[arg(long, value_name = "MS")]
+        delay: Option<u64>,
         /// The computer's strength: random, greedy, easy, medium, hard (docs/ai.md).
         #[arg(long, default_value = "medium", value_name = "LEVEL")]
         level: tabula_ai::Level,

@@ -161,6 +161,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             position,
             computer,
             seed,
+            delay,
             level,
             db,
             no_save,
@@ -178,6 +179,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
                 PlayOptions {
                     computer,
                     seed,
+                    delay,
                     level,
                     saving,
                     from_position: position.is_some(),

@@ -14,16 +14,56 @@ use tabula_store::{GameKey, NewGame, SqliteStore, Store};
 
 use crate::render;
 
-const HELP: &str = "\
-Type a move in any notation the game accepts (chess: e4, Nf3, O-O, e7e8=Q or e2e4).
+const COMMANDS: &str = "\
 Commands:
-  moves     list the legal moves
+  moves     list the legal moves, one a line
   board     draw the board again
   position  print the position text
   undo      take back your last move (and the computer's reply)
-  resign    give up the game (two-sided games)
+  resign    give up the game (two-sided games; asks first)
   help      this text
   quit      leave the game (a saved game can be resumed)";
+
+/// How actions are typed in this game, in its own words, with examples
+/// taken from the actions legal now.
+fn help(game: &AnyGame) -> String {
+    use tabula_core::GameId;
+    let how = match game.id() {
+        GameId::Chess => "Type a move in SAN (e4, Nf3, O-O, e8=Q) or UCI (e2e4, e7e8q).",
+        GameId::Skirmish => {
+            "Type a chess move in SAN (e4, Nf3, exd5) or UCI (e2e4); a capture starts a \
+             skirmish whose odds are shown first, then the dice decide."
+        }
+        GameId::Epoch => {
+            "Type a move as piece letter, from and to (Pg1-f2, Ae1xe5); 'swap' and \
+             castling (O-O, O-O-O) where the rules allow."
+        }
+        GameId::Warrior => {
+            "Type an action as 'moves' lists it: movements, drops from the Reserve, \
+             purchases and 'end' to finish the turn."
+        }
+        GameId::Covenant => {
+            "Type an action as 'moves' lists it: activate a piece, move or attack with \
+             it, recruit, and 'end-turn' to finish the turn."
+        }
+        GameId::Lytharia => {
+            "Type an action as 'moves' lists it: place, use, attack, cast, and pass or \
+             end the stage; 'tabula cards' lists every card."
+        }
+    };
+    let examples: Vec<String> = game
+        .legal_actions()
+        .into_iter()
+        .take(4)
+        .map(|a| a.notation)
+        .collect();
+    let examples = if examples.is_empty() {
+        String::new()
+    } else {
+        format!("\nLegal now, for example: {}", examples.join(", "))
+    };
+    format!("{how}{examples}\n{COMMANDS}")
+}
 
 /// The name the built-in computer plays under in saved games; `--resume`
 /// gives it those seats again.
@@ -46,6 +86,8 @@ pub struct PlayOptions {
     pub computer: Option<String>,
     /// `--seed`.
     pub seed: Option<u64>,
+    /// `--delay`: milliseconds to wait after each computer or chance action.
+    pub delay: Option<u64>,
     /// `--level`: the computer's strength.
     pub level: tabula_ai::Level,
     /// Whether and where to save.
@@ -107,10 +149,10 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
     let (mut game, mut chance, seats, mut saved, seed) = match options.saving {
         Saving::Resume(db, key) => resume(&game, db, key, options.computer.as_deref())?,
         saving => {
-            let seats = parse_seats(
-                options.computer.as_deref().unwrap_or("2"),
-                game.seating().len(),
-            )?;
+            let seats = match options.computer.as_deref() {
+                Some(text) => parse_seats(text, game.seating().len())?,
+                None => other_team(&game),
+            };
             let seed = Seed(options.seed.unwrap_or_else(time_seed));
             let saved = match saving {
                 Saving::New(db) => Some(create(&game, &db, &seats, seed, options.from_position)?),
@@ -129,6 +171,25 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
         "{} (seed {seed}). Type 'help' for commands.",
         game.id()
     )?;
+    if seats.is_empty() {
+        writeln!(out, "Every seat is played at this keyboard.")?;
+    } else {
+        writeln!(out, "The computer plays {}.", seat_names(&game, &seats))?;
+    }
+    // Hotseat with hidden hands: the screen is cleared between people, so
+    // one player's hand is not left in view of the next.
+    let people = game
+        .seating()
+        .players()
+        .filter(|p| !seats.contains(p))
+        .count();
+    let screen_between = game.hidden_information() && people > 1;
+    let mut at_keyboard: Option<Player> = None;
+    let pause = || {
+        if let Some(ms) = options.delay {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+        }
+    };
     if let Some(s) = &saved {
         writeln!(
             out,
@@ -141,7 +202,9 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
         )?;
     }
     let mut history: Vec<Snapshot> = Vec::new();
-    writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
+    if !screen_between {
+        writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
+    }
     loop {
         let ply = saved.as_ref().map_or(0, |s| s.ply);
         match game.to_act() {
@@ -163,7 +226,13 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 let Some(action) = game.sample_chance(stream) else {
                     bail!("the game waits for chance but offers no outcome");
                 };
-                let viewer = viewer_for(&game, &seats);
+                // Between people with hidden hands, only the public view is
+                // shown until the next one takes the keyboard.
+                let viewer = if screen_between {
+                    Viewer::Public
+                } else {
+                    viewer_for(&game, &seats)
+                };
                 let events = tell(&mut game, &action.canonical, viewer)?;
                 if let Some(s) = saved.as_mut() {
                     s.append(&action.canonical)?;
@@ -179,7 +248,13 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                     writeln!(out, "Chance: {kind} (outcome hidden)")?;
                 }
                 write_events(&mut out, &events)?;
-                writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
+                let viewer = if screen_between {
+                    Viewer::Public
+                } else {
+                    viewer_for(&game, &seats)
+                };
+                writeln!(out, "{}", render::board(&game, viewer))?;
+                pause();
             }
             ToAct::Player { player } if seats.contains(&player) => {
                 let action = computer_choice(&game, player, options.level, &mut computer_rng)?;
@@ -200,8 +275,29 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 writeln!(out, "{name} plays {shown}")?;
                 write_events(&mut out, &events)?;
                 writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
+                pause();
             }
             ToAct::Player { player } => {
+                if screen_between && at_keyboard != Some(player) {
+                    if at_keyboard.is_some() {
+                        // Clear the screen and home the cursor (ANSI).
+                        write!(out, "\x1b[2J\x1b[H")?;
+                    }
+                    write!(
+                        out,
+                        "Pass the keyboard to {}, then press Enter> ",
+                        game.player_name(player)
+                    )?;
+                    out.flush()?;
+                    let mut ignored = Vec::new();
+                    if input.read_until(b'\n', &mut ignored)? == 0 {
+                        writeln!(out)?;
+                        left(&mut out, &game, saved.as_ref())?;
+                        return Ok(());
+                    }
+                    at_keyboard = Some(player);
+                    writeln!(out, "{}", render::board(&game, Viewer::Player(player)))?;
+                }
                 let prompt = render::status(&game)
                     .unwrap_or_else(|| format!("{} to move", game.player_name(player)));
                 write!(out, "{prompt}> ")?;
@@ -224,24 +320,31 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                         left(&mut out, &game, saved.as_ref())?;
                         return Ok(());
                     }
-                    "help" | "?" => writeln!(out, "{HELP}")?,
+                    "help" | "?" => writeln!(out, "{}", help(&game))?,
                     "board" => {
                         writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?
                     }
                     "position" | "fen" => writeln!(out, "{}", game.to_text())?,
                     "moves" => {
-                        let list: Vec<String> = game
-                            .legal_actions()
-                            .into_iter()
-                            .map(|a| a.notation)
-                            .collect();
-                        writeln!(out, "{}", list.join(" "))?;
+                        // One a line: actions of several words stay readable.
+                        for a in game.legal_actions() {
+                            writeln!(out, "  {}", a.notation)?;
+                        }
                     }
                     "resign" => {
                         let Some(outcome) = resignation(&game, player) else {
                             writeln!(out, "Resigning needs exactly two sides at the table.")?;
                             continue;
                         };
+                        write!(out, "Resign the game? Type 'yes' to resign> ")?;
+                        out.flush()?;
+                        let mut answer = Vec::new();
+                        input.read_until(b'\n', &mut answer)?;
+                        let answer = String::from_utf8_lossy(&answer).trim().to_ascii_lowercase();
+                        if !matches!(answer.as_str(), "yes" | "y") {
+                            writeln!(out, "Not resigned; play on.")?;
+                            continue;
+                        }
                         if let Some(s) = &saved {
                             s.finish(&outcome)?;
                         }
@@ -299,11 +402,19 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                                 }
                                 let events = played.seen.into_iter().flat_map(|(_, e)| e);
                                 write_events(&mut out, &events.collect::<Vec<_>>())?;
-                                writeln!(
-                                    out,
-                                    "{}",
-                                    render::board(&game, viewer_for(&game, &seats))
-                                )?;
+                                // The next person's hand waits for the handover.
+                                let handover = screen_between
+                                    && game
+                                        .to_act()
+                                        .player()
+                                        .is_some_and(|p| p != player && !seats.contains(&p));
+                                if !handover {
+                                    writeln!(
+                                        out,
+                                        "{}",
+                                        render::board(&game, viewer_for(&game, &seats))
+                                    )?;
+                                }
                             }
                             Err(e) => writeln!(out, "{e}")?,
                         }
@@ -483,6 +594,26 @@ fn viewer_for(game: &AnyGame, computers: &BTreeSet<Player>) -> Viewer {
         [one] => Viewer::Player(*one),
         _ => Viewer::Public,
     }
+}
+
+/// The computer's seats by default: every seat not on seat 1's team (seat
+/// 2 of a two-player game; both of the other team's in doubles).
+fn other_team(game: &AnyGame) -> BTreeSet<Player> {
+    let seating = game.seating();
+    let first = seating.team(Player(0));
+    seating
+        .players()
+        .filter(|p| seating.team(*p) != first)
+        .collect()
+}
+
+/// "Player 2 (Black)" for each computer seat, joined.
+fn seat_names(game: &AnyGame, seats: &BTreeSet<Player>) -> String {
+    let names: Vec<String> = seats
+        .iter()
+        .map(|p| format!("seat {} ({})", p.0 + 1, game.player_name(*p)))
+        .collect();
+    names.join(", ")
 }
 
 fn parse_seats(text: &str, players: usize) -> Result<BTreeSet<Player>> {

@@ -544,7 +544,7 @@ fn play_saves_every_move_takes_back_and_resumes() {
     // Resumed where it stopped (White to move), then Black resigns.
     let o = tabula_with_input(
         &["play", "chess", "--resume", &id, "--db", d],
-        "position\nNc3\nresign\n",
+        "position\nNc3\nresign\nyes\n",
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);

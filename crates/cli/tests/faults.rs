@@ -146,7 +146,7 @@ fn record_list_names_the_winner_in_the_games_words() {
     let d = db.to_str().unwrap();
     let o = tabula_with_bytes(
         &["play", "chess", "--computer", "none", "--db", d],
-        b"e4\nresign\n",
+        b"e4\nresign\nyes\n",
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let o = tabula(&["record", "list", "--db", d]);
@@ -245,4 +245,105 @@ fn a_file_of_several_games_replays_one_and_imports_each() {
         stdout(&o)
     );
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_illegal_canonical_epoch_move_is_called_illegal() {
+    assert_bad_input(
+        &tabula(&["apply", "epoch", "e1xe5e6"]),
+        "'e1xe5e6' is not a legal move here",
+    );
+    assert_bad_input(&tabula(&["apply", "epoch", "e1xe5e6zz"]), "cannot read");
+}
+
+#[test]
+fn a_long_bad_input_is_echoed_once() {
+    let long = "Q".repeat(300);
+    let o = tabula(&["apply", "chess", &long]);
+    assert_bad_input(&o, "bad move");
+    assert_eq!(stderr(&o).matches(&long).count(), 1, "{}", stderr(&o));
+}
+
+#[test]
+fn games_help_promises_what_games_prints() {
+    let help = stdout(&tabula(&["--help"]));
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("games"))
+        .unwrap();
+    assert!(!line.contains("can be played"), "{line}");
+    assert!(line.contains("options"), "{line}");
+}
+
+fn play(args: &[&str], input: &str) -> String {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    all.push("--no-save");
+    let o = tabula_with_bytes(&all, input.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn moves_in_play_are_one_a_line_and_help_is_the_games_own() {
+    let text = play(&["chess", "--computer", "none"], "moves\nquit\n");
+    assert!(text.contains("\n  Na3\n  Nc3\n"), "{text}");
+    let chess = play(&["chess", "--computer", "none"], "help\nquit\n");
+    let epoch = play(&["epoch", "--computer", "none"], "help\nquit\n");
+    assert!(chess.contains("SAN (e4, Nf3"), "{chess}");
+    assert!(!epoch.contains("SAN (e4, Nf3"), "{epoch}");
+    assert!(epoch.contains("Legal now, for example: Pg1-f2"), "{epoch}");
+}
+
+#[test]
+fn resign_asks_first() {
+    let text = play(
+        &["chess", "--computer", "none"],
+        "resign\nno\nresign\nyes\n",
+    );
+    assert!(text.contains("Not resigned; play on."), "{text}");
+    assert_eq!(text.matches("Game over").count(), 1, "{text}");
+    assert!(
+        text.contains("Game over: Black wins by resignation."),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_computer_takes_the_other_teams_seats_and_says_so() {
+    let text = play(&["warrior", "--players", "4"], "quit\n");
+    assert!(
+        text.contains("The computer plays seat 2 (Blue), seat 4 (Yellow)."),
+        "{text}"
+    );
+    let text = play(&["chess"], "quit\n");
+    assert!(
+        text.contains("The computer plays seat 2 (Black)."),
+        "{text}"
+    );
+    let text = play(
+        &[
+            "chess",
+            "--computer",
+            "1,2",
+            "--level",
+            "random",
+            "--delay",
+            "1",
+        ],
+        "",
+    );
+    assert!(text.contains("Game over"), "{text}");
+}
+
+#[test]
+fn hotseat_with_hidden_hands_hands_over_the_keyboard() {
+    let text = play(
+        &["lytharia", "--computer", "none", "--seed", "3"],
+        "\nquit\n",
+    );
+    let (before, after) = text.split_once("Pass the keyboard to Player 2").unwrap();
+    // Player 2's troops are named only after the handover.
+    assert!(!before.contains("Troops you can see"), "{before}");
+    assert!(after.contains("Troops you can see"), "{after}");
 }

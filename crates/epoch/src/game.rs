@@ -417,14 +417,20 @@ impl Game for Epoch {
         }
         let legal = self.all_legal();
         let t = text.trim();
-        if let Ok(m) = t.parse::<Move>()
+        let canonical = t.parse::<Move>().ok();
+        if let Some(m) = canonical
             && legal.contains(&m)
         {
             return Ok(m);
         }
-        let unreadable = |reason: &str| ActionError::Unreadable {
-            text: t.to_owned(),
-            reason: reason.to_owned(),
+        // A well-formed canonical move the loose forms cannot place is
+        // readable, just not legal here (`e1xe5e6` where no such capture is).
+        let unreadable = |reason: &str| match canonical {
+            Some(_) => ActionError::Illegal(t.to_owned()),
+            None => ActionError::Unreadable {
+                text: t.to_owned(),
+                reason: reason.to_owned(),
+            },
         };
         // Loose forms: optional piece letter, from, '-' or 'x', to, '=K[f]',
         // '^', '+', '#' and 'ep' ignored.

@@ -125,7 +125,7 @@ pub enum AnyError {
     #[error("bad position: {0}")]
     Position(#[source] Box<dyn StdError + Send + Sync>),
     /// The action could not be parsed or is not legal here.
-    #[error("bad move '{text}': {reason}")]
+    #[error("{}", action_message(text, reason))]
     Action {
         /// The text (or JSON) given.
         text: String,
@@ -134,6 +134,20 @@ pub enum AnyError {
         /// Why, in words.
         reason: String,
     },
+}
+
+/// "bad move 'TEXT': REASON", the text said once: a reason that already
+/// quotes a long text is enough, and a long text is cut short.
+fn action_message(text: &str, reason: &str) -> String {
+    const SHOWN: usize = 24;
+    if text.chars().count() <= SHOWN {
+        return format!("bad move '{text}': {reason}");
+    }
+    if reason.contains(text) {
+        return format!("bad move: {reason}");
+    }
+    let cut: String = text.chars().take(SHOWN).collect();
+    format!("bad move '{cut}...': {reason}")
 }
 
 impl AnyError {

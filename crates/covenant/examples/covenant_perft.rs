@@ -1,5 +1,5 @@
 //! Counts the action tree from a scenario's start: `cargo run --release
-//! --example perft -p tabula-covenant -- crossroads 4`.
+//! --example covenant_perft -p tabula-covenant -- crossroads 4`.
 
 use std::time::Instant;
 
