@@ -12,15 +12,27 @@ use tabula_warrior::Warrior;
 pub fn board(game: &AnyGame, viewer: Viewer) -> String {
     let mut text = match game {
         AnyGame::Chess(_) => chess_board(&game.to_text()),
-        AnyGame::Epoch(g) => epoch_board(g),
+        AnyGame::Epoch(g) => epoch_board(g) + &piece_legend(game),
         AnyGame::Warrior(g) => warrior_board(g),
-        AnyGame::Covenant(g) => covenant_field(g),
+        AnyGame::Covenant(g) => covenant_field(g, game),
         AnyGame::Skirmish(g) => skirmish_board(g),
         AnyGame::Lytharia(g) => lytharia_table(g, viewer),
     };
     // The side to move is said once, by the prompt or the computer's move.
     text.truncate(text.trim_end().len());
     text
+}
+
+/// Every piece letter the board shows, named from the game's catalog:
+/// "Pieces: S Sentinel, T Templar...".
+fn piece_legend(game: &AnyGame) -> String {
+    let parts: Vec<String> = game
+        .catalog()
+        .pieces
+        .iter()
+        .map(|p| format!("{} {}", p.letter, p.name))
+        .collect();
+    wrap_items("   Pieces: ", &parts)
 }
 
 /// Who is to act, and whether that side is in check (the table view's
@@ -191,7 +203,15 @@ fn warrior_board(game: &Warrior) -> String {
         out.push('\n');
     }
     out.push_str("   a      b      c      d      e      f      g      h\n");
-    out.push_str("   r Rook, n Knight, b Bishop, s Swords (arrow: facing), ° dropped this turn, * holds captured Warriors\n");
+    let armies: Vec<String> = view
+        .players
+        .iter()
+        .map(|p| format!("{} {}", p.army.letter(), p.name))
+        .collect();
+    out.push_str(&wrap(&format!(
+        "   A piece is its army's letter ({}), then K King or W Warrior, then its weapons in lower case: r Rook, n Knight, b Bishop, s Swords (arrow: facing); ° dropped this turn, * holds captured Warriors",
+        armies.join(", ")
+    )));
     for line in stacks {
         out.push_str(&format!("   {line}\n"));
     }
@@ -402,7 +422,7 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
 /// forest, `h` hill, `d` desert), with `*` on a Holy City's marked hex and
 /// `+` on the six around it. Below: Grails, round, and the active piece's
 /// reachable hexes and targets.
-fn covenant_field(game: &Covenant) -> String {
+fn covenant_field(game: &Covenant, any: &AnyGame) -> String {
     const PITCH: usize = 5;
     let view = game.view(Viewer::Public);
     // The field is static: the scenario holds it (the catalog sends it).
@@ -437,29 +457,16 @@ fn covenant_field(game: &Covenant) -> String {
             *c = format!("{code}{}", p.blood);
         }
     }
+    // One line a row, so the field fits a 24-line terminal: an odd
+    // column's hex stands half a row higher than its even neighbours.
     let mut out = String::new();
     for row in (0..height).rev() {
-        // Odd columns stand half a hex higher: they print on the upper line.
-        for upper in [true, false] {
-            let mut line = if upper {
-                "    ".to_owned()
-            } else {
-                format!("{:>3} ", row + 1)
-            };
-            for col in 0..width {
-                let cell = if (col % 2 == 1) == upper {
-                    cells[row * width + col].as_str()
-                } else {
-                    ""
-                };
-                line.push_str(&format!("{cell:<PITCH$}"));
-            }
-            // A field's jagged top edge can leave an upper line empty.
-            if !line.trim().is_empty() {
-                out.push_str(line.trim_end());
-                out.push('\n');
-            }
+        let mut line = format!("{:>3} ", row + 1);
+        for col in 0..width {
+            line.push_str(&format!("{:<PITCH$}", cells[row * width + col]));
         }
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     out.push_str("    ");
     for col in 0..width {
@@ -467,9 +474,17 @@ fn covenant_field(game: &Covenant) -> String {
     }
     out.truncate(out.trim_end().len());
     out.push('\n');
-    out.push_str("    upper case Gold, lower case Blue, number = Blood; . open f forest h hill d desert; * Holy City, + its hexes\n");
+    out.push_str(&wrap(
+        "    UPPER Gold, lower Blue, number Blood left; . open f forest h hill d desert; * Holy City, + its hexes; odd columns stand half a hex up",
+    ));
+    let codes = view
+        .pieces
+        .iter()
+        .map(|p| p.piece.to_ascii_uppercase())
+        .collect();
+    out.push_str(&covenant_legend(any, codes));
     out.push_str(&format!(
-        "{}: round {}, {} of {} rounds without a capture; Grails Gold {} (+{}), Blue {} (+{})\n",
+        "{}, round {} ({}/{} without a capture); Grails Gold {} (+{}), Blue {} (+{})\n",
         field.name,
         view.round,
         view.quiet_rounds,
@@ -486,8 +501,8 @@ fn covenant_field(game: &Covenant) -> String {
             .map(|s| format!("{}({})", s.to, s.cost))
             .collect();
         let targets: Vec<String> = active.targets.iter().map(|h| h.to_string()).collect();
-        out.push_str(&format!(
-            "Active: {} with {} MP. Reachable (MP): {}. Targets: {}\n",
+        out.push_str(&wrap(&format!(
+            "Active: {} with {} MP. Reachable (MP): {}. Targets: {}",
             active.cell,
             active.mp,
             if reach.is_empty() {
@@ -500,7 +515,105 @@ fn covenant_field(game: &Covenant) -> String {
             } else {
                 targets.join(" ")
             },
-        ));
+        )));
+    }
+    out
+}
+
+/// Each piece code on the field named, with its full Blood; and, when a
+/// recruit may be taken, each recruit's price in Grails.
+fn covenant_legend(game: &AnyGame, mut codes: Vec<String>) -> String {
+    let catalog = game.catalog();
+    let named = |code: &str| {
+        catalog
+            .pieces
+            .iter()
+            .find(|p| p.letter.eq_ignore_ascii_case(code))
+    };
+    codes.sort();
+    codes.dedup();
+    let parts: Vec<String> = codes
+        .iter()
+        .filter_map(|code| {
+            let kind = named(code)?;
+            Some(format!(
+                "{} {} {}",
+                kind.letter, kind.name, kind.stats["blood"]
+            ))
+        })
+        .collect();
+    let mut text = wrap_items("    Pieces (full Blood): ", &parts);
+    let mut recruits: Vec<String> = game
+        .legal_actions()
+        .iter()
+        .filter_map(|a| a.canonical.strip_prefix("recruit@"))
+        .filter_map(|rest| rest.split_once(':').map(|(_, code)| code.to_owned()))
+        .collect();
+    recruits.sort();
+    recruits.dedup();
+    if !recruits.is_empty() {
+        let priced: Vec<String> = recruits
+            .iter()
+            .filter_map(|code| {
+                let kind = named(code)?;
+                Some(format!(
+                    "{} {} {}",
+                    kind.letter, kind.name, kind.stats["price"]
+                ))
+            })
+            .collect();
+        text.push_str(&wrap_items("    Recruits, price in Grails: ", &priced));
+    }
+    text
+}
+
+/// `prefix` and the items, comma-separated, wrapped before 80 columns
+/// between items (an item is never split).
+fn wrap_items(prefix: &str, items: &[String]) -> String {
+    let indent = " ".repeat(prefix.len() - prefix.trim_start().len() + 2);
+    let mut out = String::new();
+    let mut line = prefix.to_owned();
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() {
+            format!("{item},")
+        } else {
+            item.clone()
+        };
+        let fresh = line.trim().is_empty() || line == prefix;
+        if !fresh && line.len() + 1 + piece.len() > 79 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.clone();
+        } else if !fresh {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+/// Text wrapped before 80 columns, continuation lines indented.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    for paragraph in text.lines() {
+        let indent = paragraph.len() - paragraph.trim_start().len();
+        let mut line = String::new();
+        for word in paragraph.split_whitespace() {
+            if !line.is_empty() && line.len() + 1 + word.len() > 79 {
+                out.push_str(&line);
+                out.push('\n');
+                line = " ".repeat(indent + 2);
+            } else if !line.is_empty() && !line.ends_with(' ') {
+                line.push(' ');
+            } else if line.is_empty() {
+                line = " ".repeat(indent);
+            }
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
     }
     out
 }
@@ -550,12 +663,10 @@ mod tests {
         let row1 = lines.iter().position(|l| l.starts_with("  1 ")).unwrap();
         assert!(lines[row1].contains("KI15"), "{text}");
         assert!(lines[0].contains("ki15"), "{text}");
-        // The line above row 1 holds the odd columns (b, d, f, h) of row 1.
-        assert!(
-            lines[row1 - 1].starts_with("    ") && lines[row1 - 1].contains("HE15"),
-            "{text}"
-        );
         assert!(lines[row1 + 1].trim_start().starts_with("a    b    c"));
+        assert!(text.contains("Ki King 15"), "{text}");
+        // Everything fits 80 columns.
+        assert!(lines.iter().all(|l| l.chars().count() < 80), "{text}");
         assert!(text.contains("Grails Gold 3"), "{text}");
     }
 
@@ -569,7 +680,8 @@ mod tests {
         // The Marshal on h1 enhances what stands within four squares (d..l).
         assert_eq!(lines[12], " 1  S  T  H  G+ A+ E~ P  M+ A+ G+ H+ T+ S ");
         assert!(lines[0].starts_with("13  s  t  h  g+"), "{}", lines[0]);
-        assert!(text.ends_with("dormant Emperor"), "{text}");
+        assert!(text.contains("~ dormant Emperor"), "{text}");
+        assert!(text.contains("P Pope"), "{text}");
         assert_eq!(status(&game).as_deref(), Some("White to move"));
     }
 }

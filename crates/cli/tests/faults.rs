@@ -347,3 +347,36 @@ fn hotseat_with_hidden_hands_hands_over_the_keyboard() {
     assert!(!before.contains("Troops you can see"), "{before}");
     assert!(after.contains("Troops you can see"), "{after}");
 }
+
+#[test]
+fn every_symbol_is_explained_where_it_is_shown() {
+    let epoch = play(&["epoch", "--computer", "none"], "quit\n");
+    assert!(
+        epoch.contains("P\n     Pope") || epoch.contains("P Pope"),
+        "{epoch}"
+    );
+    assert!(epoch.contains("M Marshal"), "{epoch}");
+    let warrior = play(
+        &["warrior", "--players", "4", "--computer", "none"],
+        "quit\n",
+    );
+    assert!(warrior.contains("B Blue"), "{warrior}");
+    assert!(
+        warrior.contains("K King") && warrior.contains("b Bishop"),
+        "{warrior}"
+    );
+    let covenant = play(&["covenant", "--computer", "none"], "quit\n");
+    assert!(covenant.contains("Ra Ranger 15"), "{covenant}");
+}
+
+#[test]
+fn covenant_with_an_active_piece_fits_80_by_24() {
+    let text = play(&["covenant", "--computer", "none"], "act@c1\nquit\n");
+    let screen = text.rsplit_once("Gold to move> ").unwrap().0;
+    // From the action's echo to the next prompt: one screen.
+    let after = screen.rsplit_once("Gold to move> ").unwrap().1;
+    let lines: Vec<&str> = after.lines().collect();
+    assert!(lines.len() < 24, "{} lines:\n{after}", lines.len());
+    assert!(lines.iter().all(|l| l.chars().count() < 80), "{after}");
+    assert!(after.contains("Active: c1"), "{after}");
+}
