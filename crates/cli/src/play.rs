@@ -18,6 +18,7 @@ const COMMANDS: &str = "\
 Commands:
   moves     list the legal moves, one a line
   board     draw the board again
+  flip      turn the board round
   position  print the position text
   undo      take back your last move (and the computer's reply)
   resign    give up the game (two-sided games; asks first)
@@ -202,8 +203,14 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
         )?;
     }
     let mut history: Vec<Snapshot> = Vec::new();
+    // `flip` turns the board round from its default, the viewer's side.
+    let mut flipped = false;
     if !screen_between {
-        writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
+        writeln!(
+            out,
+            "{}",
+            render::board(&game, viewer_for(&game, &seats), flipped)
+        )?;
     }
     loop {
         let ply = saved.as_ref().map_or(0, |s| s.ply);
@@ -253,7 +260,7 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 } else {
                     viewer_for(&game, &seats)
                 };
-                writeln!(out, "{}", render::board(&game, viewer))?;
+                writeln!(out, "{}", render::board(&game, viewer, flipped))?;
                 pause();
             }
             ToAct::Player { player } if seats.contains(&player) => {
@@ -274,7 +281,11 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 }
                 writeln!(out, "{name} plays {shown}")?;
                 write_events(&mut out, &events)?;
-                writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
+                writeln!(
+                    out,
+                    "{}",
+                    render::board(&game, viewer_for(&game, &seats), flipped)
+                )?;
                 pause();
             }
             ToAct::Player { player } => {
@@ -296,7 +307,11 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                         return Ok(());
                     }
                     at_keyboard = Some(player);
-                    writeln!(out, "{}", render::board(&game, Viewer::Player(player)))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        render::board(&game, Viewer::Player(player), flipped)
+                    )?;
                 }
                 let prompt = render::status(&game)
                     .unwrap_or_else(|| format!("{} to move", game.player_name(player)));
@@ -321,10 +336,20 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                         return Ok(());
                     }
                     "help" | "?" => writeln!(out, "{}", help(&game))?,
-                    "board" => {
-                        writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?
-                    }
+                    "board" => writeln!(
+                        out,
+                        "{}",
+                        render::board(&game, viewer_for(&game, &seats), flipped)
+                    )?,
                     "position" | "fen" => writeln!(out, "{}", game.to_text())?,
+                    "flip" => {
+                        flipped = !flipped;
+                        writeln!(
+                            out,
+                            "{}",
+                            render::board(&game, viewer_for(&game, &seats), flipped)
+                        )?;
+                    }
                     "moves" => {
                         // One a line: actions of several words stay readable.
                         for a in game.legal_actions() {
@@ -385,7 +410,11 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                                 writeln!(out, "Nothing to undo.")?;
                             }
                         }
-                        writeln!(out, "{}", render::board(&game, viewer_for(&game, &seats)))?;
+                        writeln!(
+                            out,
+                            "{}",
+                            render::board(&game, viewer_for(&game, &seats), flipped)
+                        )?;
                     }
                     text => {
                         let before = Snapshot {
@@ -412,7 +441,7 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                                     writeln!(
                                         out,
                                         "{}",
-                                        render::board(&game, viewer_for(&game, &seats))
+                                        render::board(&game, viewer_for(&game, &seats), flipped)
                                     )?;
                                 }
                             }

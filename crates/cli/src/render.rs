@@ -8,19 +8,59 @@ use tabula_lytharia::Lytharia;
 use tabula_skirmish::Skirmish;
 use tabula_warrior::Warrior;
 
-/// The board of `game` as `viewer` may see it, with the side to move underneath.
-pub fn board(game: &AnyGame, viewer: Viewer) -> String {
+/// The board of `game` as `viewer` may see it, drawn from the viewer's
+/// side (its own pieces at the bottom), turned round when `flip`.
+pub fn board(game: &AnyGame, viewer: Viewer, flip: bool) -> String {
+    let upside = flip != from_far_side(game, viewer);
     let mut text = match game {
-        AnyGame::Chess(_) => chess_board(&game.to_text()),
-        AnyGame::Epoch(g) => epoch_board(g) + &piece_legend(game),
+        AnyGame::Chess(_) => chess_board(&game.to_text(), upside),
+        AnyGame::Epoch(g) => epoch_board(g, upside) + &piece_legend(game),
         AnyGame::Warrior(g) => warrior_board(g),
         AnyGame::Covenant(g) => covenant_field(g, game),
-        AnyGame::Skirmish(g) => skirmish_board(g),
-        AnyGame::Lytharia(g) => lytharia_table(g, viewer),
+        AnyGame::Skirmish(g) => skirmish_board(g, upside),
+        AnyGame::Lytharia(g) => lytharia_table(g, viewer, upside),
     };
     // The side to move is said once, by the prompt or the computer's move.
     text.truncate(text.trim_end().len());
     text
+}
+
+/// Whether `viewer`'s home is the board's top edge as drawn by default, so
+/// the board is turned round for them: the second seat in chess, Skirmish
+/// and Epoch; in Lytharian Chess whoever's troops stand higher up.
+fn from_far_side(game: &AnyGame, viewer: Viewer) -> bool {
+    let Viewer::Player(me) = viewer else {
+        return false;
+    };
+    match game {
+        AnyGame::Chess(_) | AnyGame::Skirmish(_) | AnyGame::Epoch(_) => me.0 == 1,
+        AnyGame::Lytharia(g) => {
+            let view = g.view(viewer);
+            let (mut mine, mut theirs) = ((0, 0), (0, 0));
+            for u in &view.pieces {
+                let rank = u.cell.0.index() / 8;
+                let side = if usize::from(u.owner) == me.index() {
+                    &mut mine
+                } else {
+                    &mut theirs
+                };
+                side.0 += rank;
+                side.1 += 1;
+            }
+            // Average ranks compared without division.
+            mine.1 > 0 && theirs.1 > 0 && mine.0 * theirs.1 > theirs.0 * mine.1
+        }
+        _ => false,
+    }
+}
+
+/// Ranks top to bottom and files left to right, as drawn.
+fn order(size: usize, upside: bool) -> (Vec<usize>, Vec<usize>) {
+    if upside {
+        ((0..size).collect(), (0..size).rev().collect())
+    } else {
+        ((0..size).rev().collect(), (0..size).collect())
+    }
 }
 
 /// Every piece letter the board shows, named from the game's catalog:
@@ -48,33 +88,51 @@ pub fn status(game: &AnyGame) -> Option<String> {
 }
 
 /// An 8x8 board from the placement field of a FEN, White at the bottom.
-fn chess_board(fen: &str) -> String {
+fn chess_board(fen: &str, upside: bool) -> String {
     let placement = fen.split_whitespace().next().unwrap_or("");
-    let mut out = String::new();
-    for (row, rank) in placement.split('/').enumerate() {
-        let rank_no = 8 - row;
-        out.push_str(&format!("{rank_no} "));
+    let mut grid = [None; 64];
+    for (row, rank) in placement.split('/').enumerate().take(8) {
+        let rank_index = 7 - row;
         let mut file = 0;
         for c in rank.chars() {
-            if let Some(n) = c.to_digit(10) {
-                for _ in 0..n {
-                    out.push_str(if (file + rank_no) % 2 == 1 {
-                        " ·"
-                    } else {
-                        "  "
-                    });
+            match c.to_digit(10) {
+                Some(n) => file += n as usize,
+                None => {
+                    if file < 8 {
+                        grid[rank_index * 8 + file] = Some(c);
+                    }
                     file += 1;
                 }
-            } else {
-                out.push(' ');
-                out.push(glyph(c));
-                file += 1;
+            }
+        }
+    }
+    let (ranks, files) = order(8, upside);
+    let mut out = String::new();
+    for &rank in &ranks {
+        out.push_str(&format!("{} ", rank + 1));
+        for &file in &files {
+            match grid[rank * 8 + file] {
+                Some(c) => {
+                    out.push(' ');
+                    out.push(glyph(c));
+                }
+                None if (file + rank) % 2 == 0 => out.push_str(" ·"),
+                None => out.push_str("  "),
             }
         }
         out.push('\n');
     }
-    out.push_str("   a b c d e f g h\n");
+    out.push_str(&file_labels(&files, 2, "   "));
     out
+}
+
+/// The file letters under a board, in the order drawn.
+fn file_labels(files: &[usize], pitch: usize, lead: &str) -> String {
+    let mut line = lead.to_owned();
+    for &file in files {
+        line.push_str(&format!("{:<pitch$}", char::from(b'a' + file as u8)));
+    }
+    format!("{}\n", line.trim_end())
 }
 
 fn glyph(c: char) -> char {
@@ -98,7 +156,7 @@ fn glyph(c: char) -> char {
 /// The 13x13 Epoch board, White at the bottom: each piece's letter (upper
 /// case White, lower case Black) followed by `+` when the command zone
 /// enhances it and `~` for a dormant Emperor.
-fn epoch_board(game: &Epoch) -> String {
+fn epoch_board(game: &Epoch, upside: bool) -> String {
     const SIZE: usize = 13;
     let view = game.view(Viewer::Public);
     let mut cells = vec![[' '; 2]; SIZE * SIZE];
@@ -120,10 +178,11 @@ fn epoch_board(game: &Epoch) -> String {
             *cell = [letter, mark];
         }
     }
+    let (ranks, files) = order(SIZE, upside);
     let mut out = String::new();
-    for rank in (0..SIZE).rev() {
+    for &rank in &ranks {
         out.push_str(&format!("{:>2} ", rank + 1));
-        for file in 0..SIZE {
+        for &file in &files {
             let [letter, mark] = cells[rank * SIZE + file];
             let letter = if letter == ' ' {
                 if (file + rank) % 2 == 0 { '·' } else { ' ' }
@@ -136,7 +195,7 @@ fn epoch_board(game: &Epoch) -> String {
         }
         out.push('\n');
     }
-    out.push_str("    a  b  c  d  e  f  g  h  i  j  k  l  m\n");
+    out.push_str(&file_labels(&files, 3, "    "));
     out.push_str("   upper case White, lower case Black; + enhanced, ~ dormant Emperor\n");
     out
 }
@@ -249,9 +308,9 @@ fn warrior_board(game: &Warrior) -> String {
 /// The Skirmish chess board, what the game waits for, the roll about to be
 /// made with its exact odds, and the odds of every skirmish the player to
 /// move could start, so a player sees them before committing.
-fn skirmish_board(game: &Skirmish) -> String {
+fn skirmish_board(game: &Skirmish, upside: bool) -> String {
     let view = game.view(Viewer::Public);
-    let mut out = chess_board(&game.setup().to_fen());
+    let mut out = chess_board(&game.setup().to_fen(), upside);
     if !view.excused.is_empty() {
         out.push_str(&format!(
             "The King need not answer the check of: {}\n",
@@ -308,7 +367,7 @@ fn chance_text(o: &tabula_skirmish::OddsView) -> String {
 /// upper case for the first seat, `?` while face down, damage taken), then
 /// each player's mana, obelisk, power, deck and hand (names only for the
 /// viewer's own hand), enchantments and the stack.
-fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
+fn lytharia_table(game: &Lytharia, viewer: Viewer, upside: bool) -> String {
     let view = game.view(viewer);
     let mut cells = vec![String::new(); 64];
     let mut troops = Vec::new();
@@ -351,10 +410,11 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
             ));
         }
     }
+    let (ranks, files) = order(8, upside);
     let mut out = String::new();
-    for rank in (0..8).rev() {
+    for &rank in &ranks {
         out.push_str(&format!("{} ", rank + 1));
-        for file in 0..8 {
+        for &file in &files {
             let cell = &cells[rank * 8 + file];
             let shown = if cell.is_empty() {
                 if (file + rank) % 2 == 0 { "·" } else { "" }
@@ -366,7 +426,7 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer) -> String {
         out.truncate(out.trim_end().len());
         out.push('\n');
     }
-    out.push_str("   a   b   c   d   e   f   g   h\n");
+    out.push_str(&file_labels(&files, 4, "   "));
     out.push_str("   upper case Player 1, lower case Player 2; ? face down; number = damage\n");
     if !troops.is_empty() {
         out.push_str(&format!("Troops you can see: {}\n", troops.join("; ")));
@@ -639,13 +699,16 @@ mod tests {
 
     #[test]
     fn the_start_position_draws_white_at_the_bottom() {
-        let board = chess_board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let board = chess_board(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        );
         let lines: Vec<&str> = board.lines().collect();
         assert_eq!(lines[0], "8  ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜");
         assert_eq!(lines[7], "1  ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖");
         assert_eq!(lines[8], "   a b c d e f g h");
         // a1 is a dark square, shown with a dot when empty.
-        let empty = chess_board("8/8/8/8/8/8/8/8 w - - 0 1");
+        let empty = chess_board("8/8/8/8/8/8/8/8 w - - 0 1", false);
         assert!(empty.lines().nth(7).unwrap().starts_with("1  ·"));
     }
 
@@ -656,7 +719,7 @@ mod tests {
             &[("scenario".into(), "crossroads".into())],
         )
         .unwrap();
-        let text = board(&game, Viewer::Public);
+        let text = board(&game, Viewer::Public, false);
         let lines: Vec<&str> = text.lines().collect();
         // Row 1 (Gold's edge) is the bottom labelled line, with the Gold King's
         // code and full Blood; Blue's pieces are lower case at the top.
@@ -673,7 +736,7 @@ mod tests {
     #[test]
     fn the_epoch_board_marks_enhanced_pieces_and_the_dormant_emperor() {
         let game = AnyGame::new(GameId::Epoch, &[]).unwrap();
-        let text = board(&game, Viewer::Public);
+        let text = board(&game, Viewer::Public, false);
         let lines: Vec<&str> = text.lines().collect();
         // Rank 1 from a to m: Sentinel, Templar, Herald, Mage, Assassin,
         // Emperor, Pope, Marshal, Assassin, Mage, Herald, Templar, Sentinel.

@@ -380,3 +380,34 @@ fn covenant_with_an_active_piece_fits_80_by_24() {
     assert!(lines.iter().all(|l| l.chars().count() < 80), "{after}");
     assert!(after.contains("Active: c1"), "{after}");
 }
+
+/// The rank labels of the last board drawn before `marker`, top first.
+fn last_ranks(text: &str, marker: &str) -> Vec<String> {
+    let before = text.split(marker).next().unwrap();
+    let board: Vec<&str> = before
+        .lines()
+        .rev()
+        .skip_while(|l| !l.starts_with("1 ") && !l.starts_with("8 "))
+        .take(8)
+        .collect();
+    board
+        .iter()
+        .rev()
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_board_is_drawn_from_the_viewers_side_and_flips() {
+    let text = play(
+        &["chess", "--computer", "1", "--level", "random", "--seed", "1"],
+        "flip\nquit\n",
+    );
+    let (first, flipped) = text.split_once("to move> ").unwrap();
+    assert_eq!(last_ranks(first, "\u{0}")[0], "1", "{first}");
+    assert!(flipped.trim_start().starts_with("8 "), "{flipped}");
+    // Lytharia's full game: the person's army (seat 1, on rank 8) at the bottom.
+    let text = play(&["lytharia", "--seed", "3"], "quit\n");
+    let ranks = last_ranks(&text, "to move> ");
+    assert_eq!(ranks.first().map(String::as_str), Some("1"), "{text}");
+}
