@@ -19,6 +19,8 @@ Commands:
   moves     list the legal moves, one a line
   board     draw the board again
   flip      turn the board round
+  info WHAT what a piece (its letter or name) or card is, with its moves and stats
+  cards [SEARCH]  the cards of Lytharian Chess, or those matching SEARCH
   position  print the position text
   undo      take back your last move (and the computer's reply)
   resign    give up the game (two-sided games; asks first)
@@ -342,6 +344,13 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                         render::board(&game, viewer_for(&game, &seats), flipped)
                     )?,
                     "position" | "fen" => writeln!(out, "{}", game.to_text())?,
+                    _ if line == "cards" || line.starts_with("cards ") => {
+                        let search = line["cards".len()..].trim();
+                        writeln!(out, "{}", render::cards(&game, search))?;
+                    }
+                    _ if line.starts_with("info ") => {
+                        writeln!(out, "{}", render::info(&game, line["info".len()..].trim()))?;
+                    }
                     "flip" => {
                         flipped = !flipped;
                         writeln!(

@@ -75,6 +75,60 @@ fn piece_legend(game: &AnyGame) -> String {
     wrap_items("   Pieces: ", &parts)
 }
 
+/// `info WHAT` in play: the pieces of the game's catalog whose letter or
+/// name is WHAT (or, in Lytharian Chess, the cards matching it), each with
+/// every stat the catalog gives.
+pub fn info(game: &AnyGame, what: &str) -> String {
+    let catalog = game.catalog();
+    let found: Vec<String> = catalog
+        .pieces
+        .iter()
+        .filter(|p| {
+            p.letter.eq_ignore_ascii_case(what)
+                || p.name.eq_ignore_ascii_case(what)
+                || p.id.eq_ignore_ascii_case(what)
+        })
+        .map(|p| {
+            let stats: Vec<String> = match &p.stats {
+                serde_json::Value::Object(map) => map
+                    .iter()
+                    .map(|(k, v)| match v {
+                        serde_json::Value::String(text) => format!("{k}: {text}"),
+                        other => format!("{k}: {other}"),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            wrap_items(&format!("{} ({}): ", p.name, p.letter), &stats)
+        })
+        .collect();
+    if !found.is_empty() {
+        return found.concat().trim_end().to_owned();
+    }
+    if matches!(game, AnyGame::Lytharia(_)) {
+        let cards = cards(game, what);
+        if !cards.is_empty() {
+            return cards;
+        }
+    }
+    format!("No piece or card called '{what}' here; the board's legend lists the letters.")
+}
+
+/// The Lytharian Chess cards matching `search` (all when empty), one a line.
+pub fn cards(game: &AnyGame, search: &str) -> String {
+    if !matches!(game, AnyGame::Lytharia(_)) {
+        return "This game has no cards.".to_owned();
+    }
+    let db = tabula_lytharia::card_db();
+    let found = if search.is_empty() {
+        db.iter().collect()
+    } else {
+        db.search(search)
+    };
+    let lines: Vec<String> = found.iter().map(|(_, c)| c.summary()).collect();
+    lines.join("\n")
+}
+
 /// Who is to act, and whether that side is in check (the table view's
 /// `in_check`): "White to move, in check".
 pub fn status(game: &AnyGame) -> Option<String> {

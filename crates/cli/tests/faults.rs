@@ -400,7 +400,15 @@ fn last_ranks(text: &str, marker: &str) -> Vec<String> {
 #[test]
 fn the_board_is_drawn_from_the_viewers_side_and_flips() {
     let text = play(
-        &["chess", "--computer", "1", "--level", "random", "--seed", "1"],
+        &[
+            "chess",
+            "--computer",
+            "1",
+            "--level",
+            "random",
+            "--seed",
+            "1",
+        ],
         "flip\nquit\n",
     );
     let (first, flipped) = text.split_once("to move> ").unwrap();
@@ -410,4 +418,16 @@ fn the_board_is_drawn_from_the_viewers_side_and_flips() {
     let text = play(&["lytharia", "--seed", "3"], "quit\n");
     let ranks = last_ranks(&text, "to move> ");
     assert_eq!(ranks.first().map(String::as_str), Some("1"), "{text}");
+}
+
+#[test]
+fn info_and_cards_work_inside_play() {
+    let text = play(&["epoch", "--computer", "none"], "info P\nquit\n");
+    assert!(text.contains("Pope (P): "), "{text}");
+    let text = play(
+        &["lytharia", "--seed", "3"],
+        "cards bog\ninfo Bog Ghoul\nquit\n",
+    );
+    assert!(text.contains("bog-ghoul [P] Bog Ghoul"), "{text}");
+    assert!(text.contains("Bog Ghoul (P): alignment: evil"), "{text}");
 }
