@@ -18,7 +18,7 @@ pub fn board(game: &AnyGame, viewer: Viewer, flip: bool) -> String {
         AnyGame::Warrior(g) => warrior_board(g),
         AnyGame::Covenant(g) => covenant_field(g, game),
         AnyGame::Skirmish(g) => skirmish_board(g, upside),
-        AnyGame::Lytharia(g) => lytharia_table(g, viewer, upside),
+        AnyGame::Lytharia(g) => lytharia_table(g, viewer, upside) + &duel_line(game, viewer),
     };
     // The side to move is said once, by the prompt or the computer's move.
     text.truncate(text.trim_end().len());
@@ -73,6 +73,56 @@ fn piece_legend(game: &AnyGame) -> String {
         .map(|p| format!("{} {}", p.letter, p.name))
         .collect();
     wrap_items("   Pieces: ", &parts)
+}
+
+/// A Battle Duel's state from the table view's `duel`: the round, the
+/// score, each round's winner, and how many troops each side has picked
+/// of the seven a side takes.
+fn duel_line(game: &AnyGame, viewer: Viewer) -> String {
+    use serde_json::Value;
+    let view = game.view(viewer);
+    let Some(duel) = view.get("duel").filter(|d| d.is_object()) else {
+        return String::new();
+    };
+    let number = |v: &Value| v.as_u64().unwrap_or(0);
+    let results: Vec<u64> = duel["results"]
+        .as_array()
+        .map(|r| r.iter().map(number).collect())
+        .unwrap_or_default();
+    let wins = |seat: u64| results.iter().filter(|r| **r == seat).count();
+    let mut text = format!(
+        "Battle Duel: round {}; score Player 1 {}, Player 2 {}",
+        number(&duel["round"]) + 1,
+        wins(0),
+        wins(1)
+    );
+    if !results.is_empty() {
+        let said: Vec<String> = results
+            .iter()
+            .enumerate()
+            .map(|(i, r)| match r {
+                0 | 1 => format!("round {} won by Player {}", i + 1, r + 1),
+                _ => format!("round {} tied", i + 1),
+            })
+            .collect();
+        text.push_str(&format!(" ({})", said.join(", ")));
+    }
+    if view["stage"] == "pick" {
+        let picked: Vec<String> = (0..2)
+            .map(|i| {
+                format!(
+                    "Player {} {} of 7",
+                    i + 1,
+                    number(&duel["sides"][i]["picks_count"])
+                )
+            })
+            .collect();
+        text.push_str(&format!(
+            "; each side picks 7 troops (picked: {})",
+            picked.join(", ")
+        ));
+    }
+    wrap(&text)
 }
 
 /// `info WHAT` in play: the pieces of the game's catalog whose letter or

@@ -431,3 +431,15 @@ fn info_and_cards_work_inside_play() {
     assert!(text.contains("bog-ghoul [P] Bog Ghoul"), "{text}");
     assert!(text.contains("Bog Ghoul (P): alignment: evil"), "{text}");
 }
+
+#[test]
+fn a_battle_duel_shows_round_score_and_picks() {
+    let text = play(&["lytharia", "--mode", "duel", "--seed", "3"], "quit\n");
+    assert!(
+        text.contains(
+            "Battle Duel: round 1; score Player 1 0, Player 2 0; each side picks 7 troops"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Player 1 0 of 7"), "{text}");
+}
