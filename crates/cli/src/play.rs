@@ -51,7 +51,8 @@ fn help(game: &AnyGame) -> String {
         }
         GameId::Lytharia => {
             "Type an action as 'moves' lists it: place, use, attack, cast, and pass or \
-             end the stage; 'tabula cards' lists every card."
+             end the stage; a chess move also in standard notation (e4, e2e4, Nf3, \
+             O-O); 'cards' lists every card, 'info NAME' tells one."
         }
     };
     let examples: Vec<String> = game
@@ -432,7 +433,15 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                             ply,
                         };
                         let viewer = viewer_for(&game, &seats);
-                        match game.play(&ActionInput::Text(text.to_owned()), &[viewer]) {
+                        // Lytharian Chess writes `P e2-e4`; standard chess
+                        // notation (e4, e2e4, Nf3, O-O) names the same move.
+                        let text = match game.parse_action(text) {
+                            Err(_) => {
+                                standard_chess_move(&game, text).unwrap_or_else(|| text.to_owned())
+                            }
+                            Ok(_) => text.to_owned(),
+                        };
+                        match game.play(&ActionInput::Text(text), &[viewer]) {
                             Ok(played) => {
                                 history.push(before);
                                 if let Some(s) = saved.as_mut() {
@@ -460,6 +469,92 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 }
             }
         }
+    }
+}
+
+/// In Lytharian Chess, the legal move that standard chess notation names:
+/// SAN (`e4`, `exd5`, `Nf3`, `Rad1`, `e8=Q`), UCI (`e2e4`) or castling
+/// (`O-O`, `O-O-O`), matched against moves written `ROLE from-to` or
+/// `ROLE fromxto`. `None` unless exactly one legal move matches.
+fn standard_chess_move(game: &AnyGame, text: &str) -> Option<String> {
+    if !matches!(game, AnyGame::Lytharia(_)) {
+        return None;
+    }
+    let t: String = text
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, '+' | '#' | '!' | '?'))
+        .collect();
+    // (role, from file, from rank, to) wanted; None = any.
+    let square = |s: &str| -> Option<(u8, u8)> {
+        let b = s.as_bytes();
+        (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
+            .then(|| (b[0], b[1]))
+    };
+    type Want = (
+        Option<&'static str>,
+        Option<u8>,
+        Option<u8>,
+        Option<(u8, u8)>,
+        Option<u8>,
+    );
+    let want: Want = match t.as_str() {
+        "O-O" | "0-0" => (Some("K"), Some(b'e'), None, None, Some(b'g')),
+        "O-O-O" | "0-0-0" => (Some("K"), Some(b'e'), None, None, Some(b'c')),
+        _ if t.len() >= 4 && square(&t[..2]).is_some() && square(&t[2..4]).is_some() => {
+            let (ff, fr) = square(&t[..2])?;
+            (None, Some(ff), Some(fr), square(&t[2..4]), None)
+        }
+        _ => {
+            let body = t.split('=').next().unwrap_or("");
+            let (role, rest) = match body.chars().next()? {
+                'N' => (Some("KN"), &body[1..]),
+                'K' => (Some("K"), &body[1..]),
+                'Q' => (Some("Q"), &body[1..]),
+                'R' => (Some("R"), &body[1..]),
+                'B' => (Some("B"), &body[1..]),
+                _ => (Some("P"), body),
+            };
+            let rest = rest.replace('x', "");
+            if rest.len() < 2 || !rest.is_char_boundary(rest.len() - 2) {
+                return None;
+            }
+            let to = square(&rest[rest.len() - 2..])?;
+            let mut from_file = None;
+            let mut from_rank = None;
+            for b in rest[..rest.len() - 2].bytes() {
+                match b {
+                    b'a'..=b'h' => from_file = Some(b),
+                    b'1'..=b'8' => from_rank = Some(b),
+                    _ => return None,
+                }
+            }
+            (role, from_file, from_rank, Some(to), None)
+        }
+    };
+    let (role, from_file, from_rank, to, to_file) = want;
+    let found: Vec<String> = game
+        .legal_actions()
+        .into_iter()
+        .map(|a| a.notation)
+        .filter(|n| {
+            let Some((r, squares)) = n.split_once(' ') else {
+                return false;
+            };
+            let b = squares.as_bytes();
+            if b.len() != 5 || !matches!(b[2], b'-' | b'x') {
+                return false;
+            }
+            role.is_none_or(|want| want == r)
+                && from_file.is_none_or(|f| f == b[0])
+                && from_rank.is_none_or(|x| x == b[1])
+                && to.is_none_or(|(f, x)| f == b[3] && x == b[4])
+                && to_file.is_none_or(|f| f == b[3])
+        })
+        .collect();
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
     }
 }
 
@@ -692,7 +787,36 @@ pub fn computer_choice(
 
 #[cfg(test)]
 mod tests {
-    use super::civil_from_days;
+    use super::{civil_from_days, standard_chess_move};
+    use tabula_core::{GameId, GameRng, Seed, ToAct};
+    use tabula_games::AnyGame;
+
+    #[test]
+    fn lytharias_chess_mode_takes_standard_chess_notation() {
+        let mut g = AnyGame::new(GameId::Lytharia, &[("mode".into(), "chess".into())]).unwrap();
+        let mut rng = GameRng::from_seed(Seed(3));
+        // Deal and place troops until the first chess move.
+        while !g
+            .legal_actions()
+            .iter()
+            .any(|a| a.notation.starts_with("P "))
+        {
+            let next = match g.to_act() {
+                ToAct::Chance => g.sample_chance(&mut rng).unwrap(),
+                _ => g.legal_actions().remove(0),
+            };
+            g.apply(&next.canonical).unwrap();
+        }
+        let named = |t: &str| standard_chess_move(&g, t);
+        assert_eq!(named("e4").as_deref(), Some("P e2-e4"));
+        assert_eq!(named("e2e4").as_deref(), Some("P e2-e4"));
+        assert_eq!(named("Nc3").as_deref(), Some("KN b1-c3"));
+        assert_eq!(named("Nc6"), None);
+        assert_eq!(named("O-O"), None);
+        // Other games keep their own notation.
+        let chess = AnyGame::new(GameId::Chess, &[]).unwrap();
+        assert_eq!(standard_chess_move(&chess, "e4"), None);
+    }
 
     #[test]
     fn dates_from_day_counts() {
