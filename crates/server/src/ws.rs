@@ -134,9 +134,16 @@ pub(crate) async fn connect(
     }
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
+        // Clients send small messages; the default 128 KiB read buffer is
+        // zeroed on every read and held by every connection.
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| play(socket, app, table, viewer))
         .into_response())
 }
+
+/// The WebSocket read buffer: a client's messages are actions of a few
+/// hundred bytes (longer ones take several reads, up to [`MAX_MESSAGE`]).
+const READ_BUFFER: usize = 4 * 1024;
 
 fn message(value: Value) -> Message {
     Message::Text(value.to_string().into())
