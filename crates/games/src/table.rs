@@ -152,8 +152,12 @@ pub struct SeatView {
 }
 
 /// Everything one viewer may know of a table, in one shape for every game.
+///
+/// The board is a JSON tree by default; [`Table::typed_view`] gives it as
+/// the game's own typed view ([`crate::BoardView`]), which encodes to the
+/// same JSON, faster.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TableView {
+pub struct TableView<B = serde_json::Value> {
     /// The game.
     pub game: GameId,
     /// The options that differ from the book's game.
@@ -188,7 +192,7 @@ pub struct TableView {
     /// The zones off the board (hands, Reserves, the Bank).
     pub zones: Vec<Zone>,
     /// The board and the rest of the game's state, in the game's own shape.
-    pub board: serde_json::Value,
+    pub board: B,
 }
 
 #[derive(Debug, Clone)]
@@ -505,6 +509,16 @@ impl Table {
 
     /// Everything `viewer` may know of the table.
     pub fn view(&self, viewer: Viewer) -> TableView {
+        self.view_with(viewer, AnyGame::view)
+    }
+
+    /// [`Table::view`] with the board as the game's typed view: the same
+    /// JSON once encoded, without the intermediate tree.
+    pub fn typed_view(&self, viewer: Viewer) -> TableView<crate::BoardView> {
+        self.view_with(viewer, AnyGame::board_view)
+    }
+
+    fn view_with<B>(&self, viewer: Viewer, board: impl Fn(&AnyGame, Viewer) -> B) -> TableView<B> {
         let game = &self.game;
         let seating = game.seating();
         let slot = self.slot(viewer);
@@ -570,7 +584,7 @@ impl Table {
             table_actions: self.table_actions(viewer),
             draw_offer: self.draw_offer,
             zones: game.zones(viewer),
-            board: game.view(viewer),
+            board: board(game, viewer),
         }
     }
 }

@@ -446,22 +446,26 @@ impl LiveTable {
     /// server adds (takeback against the computer, rematch once over).
     pub async fn view(&self, viewer: Viewer) -> TableView {
         let state = self.state.lock().await;
-        self.view_locked(&state, viewer)
+        let mut view = state.table.view(viewer);
+        view.table_actions
+            .extend(self.server_actions(&state, viewer));
+        view
     }
 
-    fn view_locked(&self, state: &State, viewer: Viewer) -> TableView {
-        let mut view = state.table.view(viewer);
+    /// The table actions the server adds for `viewer`.
+    fn server_actions(&self, state: &State, viewer: Viewer) -> Vec<TableAction> {
+        let mut actions = Vec::new();
         if let Viewer::Player(seat) = viewer
             && self.is_human(seat)
         {
             if self.can_take_back(state, seat).is_ok() {
-                view.table_actions.push(TableAction::Takeback);
+                actions.push(TableAction::Takeback);
             }
             if state.table.outcome().is_some() {
-                view.table_actions.push(TableAction::Rematch);
+                actions.push(TableAction::Rematch);
             }
         }
-        view
+        actions
     }
 
     /// `viewer`'s view as JSON text, the seats and the clock, under one
@@ -484,9 +488,13 @@ impl LiveTable {
         let view = match cached {
             Some(text) => text,
             None => {
-                let view = self.view_locked(&state, viewer);
+                let mut view = state.table.typed_view(viewer);
+                view.table_actions
+                    .extend(self.server_actions(&state, viewer));
                 let text: Arc<str> = serde_json::to_string(&view)
-                    .map_err(|e| WireFault::new("unavailable", format!("cannot encode the view: {e}")))?
+                    .map_err(|e| {
+                        WireFault::new("unavailable", format!("cannot encode the view: {e}"))
+                    })?
                     .into();
                 state.views.texts.push((viewer, Arc::clone(&text)));
                 text
