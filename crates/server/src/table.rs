@@ -3,7 +3,9 @@
 //! connection it changed. Every change is appended to the store before it
 //! is made in memory and announced.
 
+use std::collections::VecDeque;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
 use serde::{Deserialize, Serialize};
@@ -205,7 +207,16 @@ pub struct LiveTable {
     rematching: Mutex<()>,
     /// The catalog message, once encoded (the game and its options are fixed).
     catalog_text: std::sync::OnceLock<Arc<str>>,
+    /// Whether the store's notifications are followed (the app's flag).
+    hearing: Arc<AtomicBool>,
+    /// The action counts the notifications of this server's own writes
+    /// will carry, oldest first, while they are followed.
+    echoes: std::sync::Mutex<VecDeque<u64>>,
 }
+
+/// At most this many echoes are awaited per table: more means some were
+/// lost (they are cleared on every reload anyway).
+const MAX_ECHOES: usize = 256;
 
 impl std::fmt::Debug for LiveTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -293,6 +304,8 @@ fn player_to_act(table: &Table) -> Option<Player> {
 }
 
 impl LiveTable {
+    // The table's parts, each from its own source (new or resumed).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         key: GameKey,
         table: Table,
@@ -301,6 +314,7 @@ impl LiveTable {
         clock: Option<Clock>,
         address: Option<IpAddr>,
         store: Arc<dyn Store + Send + Sync>,
+        hearing: Arc<AtomicBool>,
     ) -> Arc<Self> {
         Arc::new_cyclic(|me| LiveTable {
             key,
@@ -319,6 +333,8 @@ impl LiveTable {
             store,
             rematching: Mutex::new(()),
             catalog_text: std::sync::OnceLock::new(),
+            hearing,
+            echoes: std::sync::Mutex::new(VecDeque::new()),
         })
     }
 
@@ -367,7 +383,7 @@ impl LiveTable {
             None => {
                 let mut setup = state.setup.clone();
                 setup.claims[seat.index()] = Some(player.clone());
-                self.save_setup(&setup).await?;
+                self.save_setup(&setup, state.table.ply()).await?;
                 state.setup = setup;
                 Ok(())
             }
@@ -430,7 +446,7 @@ impl LiveTable {
         let mut state = self.state.lock().await;
         let mut setup = state.setup.clone();
         setup.rematch = Some(table);
-        self.save_setup(&setup).await?;
+        self.save_setup(&setup, state.table.ply()).await?;
         state.setup = setup;
         drop(state);
         let _ = self.changed.send(());
@@ -820,6 +836,7 @@ impl LiveTable {
             .await
             .map_err(|e| WireFault::new("unavailable", format!("the store's worker failed: {e}")))?
             .map_err(|e| WireFault::store(&e))?;
+        self.expect_echoes([keep as u64]);
         state.table = table;
         state.chance = chance;
         if let Some(clock) = &mut state.clock {
@@ -842,6 +859,7 @@ impl LiveTable {
         }
         let store = Arc::clone(&self.store);
         let key = self.key;
+        let (count, has_outcome) = (actions.len() as u64, outcome.is_some());
         let written = tokio::task::spawn_blocking(move || -> Result<(), StoreError> {
             if !actions.is_empty() {
                 let batch: Vec<_> = actions
@@ -860,7 +878,12 @@ impl LiveTable {
         })
         .await;
         match written {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => {
+                // One notification per action, then one for the result.
+                let end = from + count;
+                self.expect_echoes((from + 1..=end).chain(has_outcome.then_some(end)));
+                Ok(())
+            }
             Ok(Err(StoreError::Conflict { .. })) => Err(WireFault::new(
                 "stale",
                 "another server played at this table first: choose again on the fresh view",
@@ -900,6 +923,43 @@ impl LiveTable {
         Ok(())
     }
 
+    /// Notes that a write of this server will be echoed by notifications
+    /// carrying these action counts (when notifications are followed).
+    fn expect_echoes(&self, plies: impl IntoIterator<Item = u64>) {
+        if !self.hearing.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut echoes = self.echoes.lock().unwrap_or_else(|e| e.into_inner());
+        echoes.extend(plies);
+        while echoes.len() > MAX_ECHOES {
+            echoes.pop_front();
+        }
+    }
+
+    /// Awaits no echo any more (notifications were missed: every table is
+    /// read back).
+    pub(crate) fn forget_echoes(&self) {
+        self.echoes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// Whether a notification carrying `plies` is the next echo of this
+    /// server's own writes (then it is used up). A notification of another
+    /// server's write never matches where this server wrote nothing, and
+    /// where both did, the later of the two matches nothing and reloads:
+    /// every change of another server is read back.
+    pub(crate) fn own_echo(&self, plies: u64) -> bool {
+        let mut echoes = self.echoes.lock().unwrap_or_else(|e| e.into_inner());
+        if echoes.front() == Some(&plies) {
+            echoes.pop_front();
+            true
+        } else {
+            false
+        }
+    }
+
     /// Another server instance changed the game (a PostgreSQL
     /// notification): read it back, whatever changed (actions, result,
     /// claims), and let a computer seat to act think.
@@ -913,8 +973,10 @@ impl LiveTable {
     }
 
     /// Stores the table's setup (claims, rematch) with its game.
-    async fn save_setup(&self, setup: &Setup) -> Result<(), WireFault> {
-        crate::meta::save(&self.store, self.key, setup).await
+    async fn save_setup(&self, setup: &Setup, ply: usize) -> Result<(), WireFault> {
+        crate::meta::save(&self.store, self.key, setup).await?;
+        self.expect_echoes([ply as u64]);
+        Ok(())
     }
 
     /// After a restart: the running clock goes on from now with the time
