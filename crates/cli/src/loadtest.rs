@@ -63,9 +63,10 @@ pub struct LoadtestArgs {
     /// the database's `tabula` schema.
     #[arg(long, value_name = "URL", conflicts_with = "db")]
     pub database_url: Option<String>,
-    /// Group-commit the in-process server's appends (many tables' actions in
-    /// one transaction and one fsync; `tabula_store::GroupCommitter`).
-    #[arg(long, conflicts_with_all = ["url", "database_url"])]
+    /// Group-commit the in-process server's appends, as `tabula serve` does
+    /// (many tables' actions in one transaction and one durable commit;
+    /// `tabula_store::GroupCommitter`), with SQLite or PostgreSQL.
+    #[arg(long, conflicts_with = "url")]
     pub group_commit: bool,
     /// Offer this many actions a second in all, spread evenly over the
     /// tables (each table acts every `tables / rate` seconds), instead of
@@ -204,23 +205,19 @@ fn open_store(args: &LoadtestArgs) -> Result<(Arc<dyn Store + Send + Sync>, Opti
             (path.clone(), Some(path))
         }
     };
-    let opened: Arc<dyn Store + Send + Sync> = match &args.database_url {
-        Some(url) => {
-            Arc::from(tabula_store::open(None, Some(url)).context("opening the PostgreSQL store")?)
-        }
-        None => Arc::new(
+    let opened: Box<dyn Store + Send + Sync> = match &args.database_url {
+        Some(url) => tabula_store::open(None, Some(url)).context("opening the PostgreSQL store")?,
+        None => Box::new(
             SqliteStore::open(&path)
                 .with_context(|| format!("opening the game store {}", path.display()))?,
         ),
     };
     let temp = temp.filter(|_| args.database_url.is_none());
+    // As `tabula serve` runs it: one committer over the store.
     let store: Arc<dyn Store + Send + Sync> = if args.group_commit {
-        drop(opened);
-        let sqlite = SqliteStore::open(&path)
-            .with_context(|| format!("opening the game store {}", path.display()))?;
-        Arc::new(GroupCommitter::start(sqlite, 1024).context("starting the group committer")?)
+        Arc::new(GroupCommitter::start(opened, 512).context("starting the group committer")?)
     } else {
-        opened
+        Arc::from(opened)
     };
     Ok((store, temp))
 }
@@ -671,7 +668,8 @@ async fn drive(args: &LoadtestArgs, target: &Target) -> Result<Report> {
         mismatched,
         store: match (&args.url, &args.database_url, args.group_commit) {
             (Some(url), _, _) => format!("the server at {url}"),
-            (None, Some(_), _) => "PostgreSQL".to_owned(),
+            (None, Some(_), true) => "PostgreSQL, group commit".to_owned(),
+            (None, Some(_), false) => "PostgreSQL".to_owned(),
             (None, None, true) => "SQLite, group commit".to_owned(),
             (None, None, false) => "SQLite".to_owned(),
         },
