@@ -62,6 +62,44 @@ test('four-seat Warrior Chess in four browser contexts', async () => {
   for (const p of pages) await p.context.close();
 });
 
+test('four-seat Warrior: every seat sees its own King at the bottom, and flip turns the board', async () => {
+  const created = await createTable(server.url, { game: 'warrior', options: { players: '4' }, seats: ['human', 'human', 'human', 'human'], seed: 4 });
+  /** The screen box of a square. */
+  const box = async (page, cell) => page.locator(`#board [data-cell="${cell}"]`).boundingBox();
+  // From the catalog the page was sent: each army's seat and King's square.
+  for (const s of created.seats) {
+    const { context, page, frames } = await openSeat(server.url, created.table, s.link_token);
+    const catalog = JSON.parse(frames.received.find((f) => f.includes('"type":"catalog"'))).catalog;
+    const seat = JSON.parse(frames.received.find((f) => f.includes('"type":"view"'))).view.viewer.player;
+    const army = catalog.extra.armies.find((a) => a.seat === seat);
+    const king = army.king_square;
+    assert.match(await page.getAttribute(`#board [data-cell="${king}"]`, 'aria-label'), new RegExp(`${army.name} King`));
+    const board = await page.locator('#board svg').boundingBox();
+    const bottom = board.y + board.height;
+    const square = board.height / 8;
+    const k = await box(page, king);
+    assert.ok(Math.abs(k.y + k.height - bottom) < 2, `${army.name}'s King (${king}) is on the bottom row`);
+    // The whole home edge lies along the bottom, read left to right as the
+    // seat sees it from its side of the table.
+    const edge = { Red: ['a1', 'h1'], Green: ['h8', 'a8'], Blue: ['a8', 'a1'], Yellow: ['h1', 'h8'] }[army.name];
+    const [left, right] = [await box(page, edge[0]), await box(page, edge[1])];
+    assert.ok(Math.abs(left.y + left.height - bottom) < 2 && Math.abs(right.y + right.height - bottom) < 2, `${army.name}: ${edge.join('-')} along the bottom`);
+    assert.ok(Math.abs(left.x - board.x) < 2 && Math.abs(right.x + right.width - (board.x + board.width)) < 2, `${army.name}: ${edge[0]} bottom left, ${edge[1]} bottom right`);
+    await shot(page, `warrior-four-seat-side-${army.name.toLowerCase()}`);
+    // Flip: the King goes to the top row; flip again: back at the bottom.
+    await page.click('#flip');
+    // (The click may scroll the page: measure the board again.)
+    const top = (await page.locator('#board svg').boundingBox()).y;
+    const flipped = await box(page, king);
+    assert.ok(Math.abs(flipped.y - top) < 2 && flipped.height < square + 2, `flipped, ${army.name}'s King is on the top row`);
+    await page.click('#flip');
+    const again = await page.locator('#board svg').boundingBox();
+    const back = await box(page, king);
+    assert.ok(Math.abs(back.y + back.height - (again.y + again.height)) < 2, 'flipped back, the King is at the bottom again');
+    await context.close();
+  }
+});
+
 test('Lytharia in two contexts: neither page nor its frames hold the other hand', async () => {
   const created = await createTable(server.url, { game: 'lytharia', seats: ['human', 'human'], seed: 11 });
   const pages = [];

@@ -7,7 +7,7 @@ import { drawPiece, pieceName, svg } from './pieces.js';
 
 /**
  * @typedef {{
- *   catalog: any, view: any, flip: boolean,
+ *   catalog: any, view: any, turn: number,
  *   selected: string|null, targets: Set<string>, touched: Set<string>,
  *   last: Set<string>, check?: Set<string>, clickable: Set<string>, readOnly: boolean,
  *   onCell: (cell: string) => void, onHover: (cell: string|null) => void,
@@ -41,9 +41,11 @@ function describe(catalog, view, p) {
 
 /**
  * The marks a piece carries beside its artwork (states, weapons, Blood).
- * @param {SVGElement} g @param {any} p
+ * `turn` is the board's rotation on screen, so the Swords' arrow points
+ * where its facing lies on the board as drawn.
+ * @param {SVGElement} g @param {any} p @param {number} turn
  */
-function decorate(g, p) {
+function decorate(g, p, turn) {
   if (p.enhanced) g.append(badge(82, 16, '+', '#1f7a2e', 'enhanced'));
   if (p.restricted) g.append(badge(82, 16, '−', '#9b2020', 'restricted'));
   if (p.dormant) {
@@ -55,7 +57,7 @@ function decorate(g, p) {
     p.weapons.forEach((/** @type {string} */ w, i) => g.append(badge(16 + i * 22, 90, letters[w] || w[0].toUpperCase(), '#333', w)));
   }
   if (p.facing) {
-    const angle = { north: 0, east: 90, south: 180, west: 270 }[p.facing] || 0;
+    const angle = (({ north: 0, east: 90, south: 180, west: 270 }[p.facing] || 0) + turn) % 360;
     const arrow = svg('path', { d: 'M50 2l8 12h-16z', fill: '#c00', stroke: '#fff', 'stroke-width': 1.5, transform: `rotate(${angle} 50 50)` });
     g.append(arrow);
   }
@@ -104,7 +106,7 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
       // One's own face-down troop: seen by its owner, hidden from the other.
       art.append(badge(18, 16, '?', '#555', 'face down'));
     }
-    decorate(art, piece);
+    decorate(art, piece, catalog.board.shape === 'hexes' ? 0 : input.turn);
     if (view.game === 'lytharia' && !ROLES.has(piece.piece)) {
       // A troop whose card this viewer knows: a short name and its Att/Def.
       const kind = (catalog.pieces || []).find((/** @type {any} */ k) => k.id === piece.piece);
@@ -196,25 +198,44 @@ export function drawBoard(input) {
   return input.catalog.board.shape === 'hexes' ? drawHexes(input) : drawSquares(input);
 }
 
+/**
+ * Where a square is drawn: its column and row on screen, for the board
+ * turned clockwise by `turn` degrees from the first seat's view (a1 at the
+ * bottom left). 180 is the far side; 90 and 270 the sides of four-seat
+ * Warrior's Yellow and Blue, whose Kings start on the h- and a-files.
+ * @param {number} fi @param {number} ri @param {number} nf @param {number} nr @param {number} turn
+ */
+export function squareAt(fi, ri, nf, nr, turn) {
+  if (turn === 90) return { col: ri, row: fi };
+  if (turn === 180) return { col: nf - 1 - fi, row: ri };
+  if (turn === 270) return { col: nr - 1 - ri, row: nf - 1 - fi };
+  return { col: fi, row: nr - 1 - ri };
+}
+
 /** @param {BoardInput} input */
 function drawSquares(input) {
   const { files, ranks } = input.catalog.board;
-  const w = files.length * SQUARE;
-  const h = ranks.length * SQUARE;
-  const root = /** @type {SVGSVGElement} */ (svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'board squares', role: 'group', 'aria-label': 'Board' }));
+  const turn = ((input.turn % 360) + 360) % 360;
+  const sideways = turn === 90 || turn === 270;
+  const cols = sideways ? ranks.length : files.length;
+  const rows = sideways ? files.length : ranks.length;
+  const w = cols * SQUARE;
+  const h = rows * SQUARE;
+  const root = /** @type {SVGSVGElement} */ (svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'board squares', role: 'group', 'aria-label': 'Board', 'data-turn': String(turn) }));
   const zones = commandZones(input.catalog, input.view);
   const command = input.catalog.extra && input.catalog.extra.command_square;
   files.forEach((/** @type {string} */ file, fi) => {
     ranks.forEach((/** @type {string} */ rank, ri) => {
       const cell = `${file}${rank}`;
-      const x = (input.flip ? files.length - 1 - fi : fi) * SQUARE;
-      const y = (input.flip ? ri : ranks.length - 1 - ri) * SQUARE;
+      const { col, row } = squareAt(fi, ri, files.length, ranks.length, turn);
       const dark = (fi + ri) % 2 === 0;
-      const bottomRow = input.flip ? ri === ranks.length - 1 : ri === 0;
-      const leftCol = input.flip ? fi === files.length - 1 : fi === 0;
-      const coordinate = `${bottomRow ? file : ''}${leftCol ? rank : ''}`;
+      // The bottom row names what runs along it (files, or ranks when the
+      // board is sideways), the left column the other.
+      const along = `${row === rows - 1 ? (sideways ? rank : file) : ''}`;
+      const up = `${col === 0 ? (sideways ? file : rank) : ''}`;
+      const coordinate = sideways ? `${up}${along}` : `${along}${up}`;
       const g = cellGroup(
-        input, cell, `translate(${x} ${y})`,
+        input, cell, `translate(${col * SQUARE} ${row * SQUARE})`,
         (bg) => {
           bg.append(svg('rect', { width: SQUARE, height: SQUARE, fill: dark ? DARK : LIGHT }));
           const zone = zones.get(cell);
@@ -251,7 +272,7 @@ function drawHexes(input) {
   for (const c of cells) {
     let cx = s + 1.5 * s * c.col;
     let cy = h - (hexH / 2) * (1 + 2 * c.row + (c.col % 2 ? 1 : 0));
-    if (input.flip) {
+    if (input.turn % 360 === 180) {
       cx = w - cx;
       cy = h - cy;
     }

@@ -137,21 +137,32 @@ function mine(/** @type {number} */ seat) {
   return conns.some((c) => c.seat === seat);
 }
 
-/** Whether the board is drawn from the far side for this viewer. */
-function defaultFlip(/** @type {any} */ catalog, /** @type {any} */ view) {
+/**
+ * How far the board is turned (clockwise degrees from the first seat's
+ * view) so that this viewer's own side is at the bottom.
+ */
+function defaultTurn(/** @type {any} */ catalog, /** @type {any} */ view) {
   const seat = view.viewer && typeof view.viewer === 'object' ? view.viewer.player : null;
-  if (seat === null) return false;
+  if (seat === null) return 0;
   if (view.game === 'epoch') {
     const s = view.seats.find((/** @type {any} */ x) => x.player === seat);
     const colour = s && s.holdings.find((/** @type {any} */ h) => h.key === 'color');
-    return colour ? colour.value === 'Black' : seat === 1;
+    return (colour ? colour.value === 'Black' : seat === 1) ? 180 : 0;
   }
-  if (view.game === 'lytharia') return view.board.first !== undefined ? view.board.first !== seat : seat === 1;
+  if (view.game === 'lytharia') return (view.board.first !== undefined ? view.board.first !== seat : seat === 1) ? 180 : 0;
   if (view.game === 'warrior') {
+    // The edge the seat's King starts nearest is its side of the board.
     const army = ((catalog.extra && catalog.extra.armies) || []).find((/** @type {any} */ a) => a.seat === seat);
-    if (army) return Number(army.king_square.slice(1)) > catalog.board.ranks.length / 2;
+    if (army) {
+      const { files, ranks } = catalog.board;
+      const f = files.indexOf(army.king_square[0]);
+      const r = ranks.indexOf(army.king_square.slice(1));
+      const edges = [[r, 0], [files.length - 1 - f, 90], [ranks.length - 1 - r, 180], [f, 270]];
+      edges.sort((a, b) => a[0] - b[0]);
+      return edges[0][1];
+    }
   }
-  return seat === 1;
+  return seat === 1 ? 180 : 0;
 }
 
 function status(/** @type {any} */ view) {
@@ -519,7 +530,7 @@ function render() {
     const legal = legalNow();
     const touched = sel && hover ? G.touches(legal, sel.place, hover) : new Set();
     const board = drawBoard({
-      catalog, view, flip: defaultFlip(catalog, view) !== userFlip,
+      catalog, view, turn: (defaultTurn(catalog, view) + (userFlip ? 180 : 0)) % 360,
       selected: sel && sel.place.at === 'cell' ? sel.place.cell : null,
       targets: sel ? sel.targets : new Set(), touched, last: lastCells(view), check: checkedKings(view),
       clickable: G.clickable(legal), readOnly: !!past || legal.length === 0,
