@@ -164,3 +164,35 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
 export async function shot(page, name) {
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 }
+
+/** The views a page received, oldest first. */
+export function views(frames) {
+  return frames.received.map((f) => JSON.parse(f)).filter((m) => m.type === 'view').map((m) => m.view);
+}
+
+/** The latest view of the page's acting seat (hotseat pages hold several). */
+export async function actingView(page, frames) {
+  await page.waitForFunction(() => document.body.dataset.turn === 'mine');
+  const at = await ply(page);
+  return views(frames).reverse().find((v) => v.ply === at && v.legal.length) || null;
+}
+
+/**
+ * Makes one entry of `legal` by its gesture, as a player would: the place
+ * it starts from (a square, a zone's item or a button), then its square,
+ * then its choice in the picker. Resolves once the table moved on.
+ */
+export async function perform(page, entry) {
+  const before = await ply(page);
+  const g = entry.gesture;
+  const f = g.from;
+  if (f.at === 'cell') await page.click(`#board [data-cell="${f.cell}"]`);
+  else if (f.at === 'item') await page.click(`#zones details[data-zone="${f.zone}"]${f.owner === undefined ? '' : `[data-owner="${f.owner}"]`} button.item[data-item="${f.item}"]`);
+  else await page.click(`#controls button[data-button="${f.button}"]`);
+  if (g.to !== undefined) await page.click(`#board [data-cell="${g.to}"]`);
+  // A choice is asked only where several entries share the clicks.
+  if (g.choice && (await page.locator('#picker:not([hidden])').count())) {
+    await page.click(`#picker:not([hidden]) button[data-choice="${g.choice.id}"]`);
+  }
+  await plyAfter(page, before);
+}

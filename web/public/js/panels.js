@@ -36,7 +36,7 @@ function skirmish(view, /** @type {any} */ place, /** @type {string[]} */ target
   if (b.waiting_for && !view.outcome) out.push(el('p', b.waiting_for, 'waiting'));
   if (b.pending) out.push(el('p', `Dice to come: ${b.pending.attacker} against ${b.pending.defender}; the attacker wins ${chance(b.pending)}.`));
   const dice = ((view.last && view.last.events) || []).filter((/** @type {any} */ e) => e.kind === 'dice' || e.kind === 'fight');
-  for (const d of dice) out.push(el('p', `${d.kind === 'dice' ? '🎲 ' : ''}${d.text}`, 'dice'));
+  for (const d of dice) out.push(el('p', `${d.kind === 'dice' ? 'Dice: ' : ''}${d.text}`, 'dice'));
   if (place && place.at === 'cell') {
     const from = legal.filter((e) => e.gesture.from.at === 'cell' && e.gesture.from.cell === place.cell);
     const rows = [];

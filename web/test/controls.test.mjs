@@ -1,0 +1,128 @@
+// The games' own controls and the table's clock, clicked in a real
+// browser: a clock that runs out, Warrior's Swords facing picker, and the
+// Skirmish defender's choice to stay or take the square, with the dice.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, createTable, recordFrames, tableReady, ply, plyAfter, actingView, perform, shot } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens a table page holding `tokens` (hotseat when several). */
+async function open(created, tokens = created.seats.map((s) => s.link_token)) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  const frames = recordFrames(page);
+  await page.goto(`${server.url}/t/${created.table}#t=${tokens.join(',')}`);
+  await tableReady(page);
+  return { context, page, frames };
+}
+
+test('a clock that runs out ends the game, and the page says who won and why', async () => {
+  // One second each; each seat's first move is untimed, so White's clock
+  // starts after the computer's reply and falls with nobody clicking.
+  const created = await createTable(server.url, { game: 'chess', seats: ['human', 'computer:easy'], seed: 6, clock: { initial_seconds: 1, increment_seconds: 0 } });
+  const { context, page } = await open(created, [created.seats[0].link_token]);
+  assert.equal(await page.textContent('.clock[data-seat="0"] .time'), '0:01');
+  await page.click('#board [data-cell="e2"]');
+  await page.click('#board [data-cell="e4"]');
+  await page.waitForFunction(() => document.body.dataset.turn === 'over', null, { timeout: 15000 });
+  assert.equal(await ply(page), 2, 'the flag fell on White\'s second move, with nothing sent');
+  assert.match(await page.textContent('#status'), /^Black wins by timeout\. You lose\.$/);
+  assert.equal(await page.textContent('.clock[data-seat="0"] .time'), '0:00');
+  assert.equal(await page.locator('#board .cell.active').count(), 0, 'nothing to click once the game is over');
+  assert.ok(await page.locator('[data-table-action="rematch"]').count(), 'a rematch is offered');
+  await shot(page, 'clock-flag');
+  await context.close();
+});
+
+test("Warrior: arming a Warrior with Swords asks which way they face, and the board shows it", async () => {
+  const created = await createTable(server.url, { game: 'warrior', seats: ['human', 'human'], seed: 7 });
+  const { context, page, frames } = await open(created);
+  // Each seat drops one Warrior, then buys a Swords as soon as it can, and
+  // otherwise moves or ends its phase, until a Swords can be placed.
+  let arm = null;
+  for (let i = 0; i < 40 && !arm; i++) {
+    const view = await actingView(page, frames);
+    const g = (e) => e.gesture;
+    arm = view.legal.find((e) => g(e).kind === 'arm' && g(e).from.item === 'swords');
+    if (arm) break;
+    const me = view.to_act.player;
+    const warriors = view.board.pieces.filter((p) => p.owner === me && p.piece === 'warrior');
+    const entry = view.legal.find((e) => g(e).kind === 'buy' && g(e).from.item.endsWith('-swords'))
+      || (warriors.length === 0 && view.legal.find((e) => g(e).kind === 'drop' && g(e).from.zone === 'bank'))
+      || view.legal.find((e) => g(e).kind === 'move')
+      || view.legal.find((e) => g(e).from.at === 'button');
+    await perform(page, entry);
+  }
+  assert.ok(arm, 'a Swords in the Reserve and a Warrior to arm');
+  const square = arm.gesture.to;
+  const me = (await actingView(page, frames)).to_act.player;
+  await page.click(`#zones details[data-zone="reserve"][data-owner="${me}"] button.item[data-item="swords"]`);
+  assert.match(await page.getAttribute(`#board [data-cell="${square}"]`, 'aria-label'), /a legal destination/);
+  await page.click(`#board [data-cell="${square}"]`);
+  // The picker names the four facings; nothing is sent before one is chosen.
+  const choices = await page.locator('#picker:not([hidden]) button[data-choice]').allTextContents();
+  assert.deepEqual(choices, ['Swords facing north', 'Swords facing east', 'Swords facing south', 'Swords facing west']);
+  await shot(page, 'warrior-swords-facing');
+  const before = await ply(page);
+  await page.click('#picker button[data-choice="east"]');
+  await plyAfter(page, before);
+  assert.match(await page.getAttribute(`#board [data-cell="${square}"]`, 'aria-label'), /armed with swords, Swords facing east/);
+  // The arrow on the piece points east: to the right, from this side.
+  const arrow = page.locator(`#board [data-cell="${square}"] path[transform^="rotate("]`);
+  assert.match(await arrow.getAttribute('transform'), /^rotate\(90 /);
+  await context.close();
+});
+
+test('Skirmish: a defender that holds sees the dice and chooses to stay or take the square', async () => {
+  // The seeded dice decide the fight: try seeds until the defender holds.
+  for (let seed = 1; seed <= 20; seed++) {
+    const created = await createTable(server.url, { game: 'skirmish', seats: ['human', 'human'], seed });
+    const { context, page, frames } = await open(created);
+    for (const [from, to] of [['e2', 'e4'], ['d7', 'd5']]) {
+      const view = await actingView(page, frames);
+      await perform(page, view.legal.find((e) => e.gesture.from.cell === from && e.gesture.to === to && e.gesture.kind === 'move'));
+    }
+    const view = await actingView(page, frames);
+    await perform(page, view.legal.find((e) => e.gesture.from.cell === 'e4' && e.gesture.to === 'd5' && e.gesture.kind === 'capture'));
+    await page.waitForFunction(() => document.body.dataset.turn === 'mine' || document.body.dataset.turn === 'over');
+    const after = await actingView(page, frames);
+    if (!after.legal.some((e) => e.gesture.kind === 'decide')) {
+      // The attacker won: this seed is not the case wanted.
+      await context.close();
+      continue;
+    }
+    // The dice of the fight, in words, beside the board.
+    const dice = await page.locator('.game-panel .dice').allTextContents();
+    assert.ok(dice.some((d) => /^Dice: White rolls \d, Black rolls \d$/.test(d)), `the dice are shown: ${dice.join(' | ')}`);
+    const fight = after.last.events.find((e) => e.kind === 'fight');
+    assert.equal(fight.data.winner, 'defender');
+    assert.ok(dice.some((d) => d.includes(fight.text)), 'the fight is told as it was decided');
+    // Stay is a button; taking is a click on the defender, then on e4.
+    const stay = page.locator('#controls button[data-button="stay"]');
+    assert.match(await stay.textContent(), /^Stay/);
+    assert.match(await page.getAttribute('#board [data-cell="e4"]', 'aria-label'), /^e4, empty/);
+    await page.click('#board [data-cell="d5"]');
+    assert.match(await page.getAttribute('#board [data-cell="e4"]', 'aria-label'), /a legal destination/);
+    await shot(page, 'skirmish-stay-or-take');
+    const before = await ply(page);
+    await page.click('#board [data-cell="e4"]');
+    await plyAfter(page, before);
+    await page.waitForFunction(() => document.body.dataset.turn === 'mine');
+    assert.match(await page.getAttribute('#board [data-cell="e4"]', 'aria-label'), /^e4, Black Pawn/);
+    assert.match(await page.getAttribute('#board [data-cell="d5"]', 'aria-label'), /^d5, empty/);
+    await context.close();
+    return;
+  }
+  assert.fail('no seed of 1 to 20 gave the defender the fight');
+});
