@@ -126,3 +126,76 @@ test('Skirmish: a defender that holds sees the dice and chooses to stay or take 
   }
   assert.fail('no seed of 1 to 20 gave the defender the fight');
 });
+
+/** Opens each seat's link in its own browser context. */
+async function openEach(created) {
+  const out = [];
+  for (const s of created.seats) out.push(await open(created, [s.link_token]));
+  return out;
+}
+
+test("Epoch's swap: Black takes White's side, and each board turns to its player's new colour", async () => {
+  const created = await createTable(server.url, { game: 'epoch', seats: ['human', 'human'], seed: 8 });
+  const [first, second] = await openEach(created);
+  const bottomLeft = async (page) => {
+    // The cell drawn at the board's bottom-left corner.
+    return page.$eval('#board svg', (svg) => {
+      const n = Math.round(Math.sqrt(svg.querySelectorAll('[data-cell]').length));
+      const size = svg.viewBox.baseVal.width / n;
+      const g = [...svg.querySelectorAll('[data-cell]')].find((c) => c.getAttribute('transform') === `translate(0 ${(n - 1) * size})`);
+      return g && g.getAttribute('data-cell');
+    });
+  };
+  assert.equal(await bottomLeft(first.page), 'a1', 'White sees a1 at the bottom left');
+  assert.equal(await bottomLeft(second.page), 'm13', 'Black sees m13 at the bottom left');
+  const view = await actingView(first.page, first.frames);
+  await perform(first.page, view.legal.find((e) => e.gesture.kind === 'move'));
+  await second.page.waitForSelector('#controls button[data-button="swap"]');
+  assert.match(await second.page.textContent('#game-panel'), /Black may swap sides instead of moving/);
+  const before = await ply(second.page);
+  await second.page.click('#controls button[data-button="swap"]');
+  await plyAfter(second.page, before);
+  // The first player now plays Black and is to move; the boards turned.
+  await first.page.waitForFunction(() => document.body.dataset.turn === 'mine');
+  assert.match(await first.page.textContent('#seat-bar'), /Black \(you\)[^]*Colour: Black/);
+  assert.match(await second.page.textContent('#log'), /Black takes White's side/);
+  assert.equal(await bottomLeft(first.page), 'm13', 'the first player, now Black, sees m13 at the bottom left');
+  assert.equal(await bottomLeft(second.page), 'a1', 'the second player, now White, sees a1 at the bottom left');
+  await shot(second.page, 'epoch-swapped');
+  for (const p of [first, second]) await p.context.close();
+});
+
+test('a draw offered on one screen is accepted on the other', async () => {
+  const created = await createTable(server.url, { game: 'chess', seats: ['human', 'human'], seed: 10 });
+  const [white, black] = await openEach(created);
+  await white.page.click('[data-table-action="offer-draw"]');
+  await black.page.waitForSelector('[data-table-action="accept-draw"]');
+  assert.match(await black.page.textContent('#table-actions'), /White offers a draw\./);
+  assert.equal(await white.page.locator('[data-table-action="accept-draw"]').count(), 0, 'the offering side cannot accept its own offer');
+  await shot(black.page, 'draw-offer');
+  await black.page.click('[data-table-action="accept-draw"]');
+  for (const p of [white, black]) {
+    await p.page.waitForFunction(() => document.body.dataset.turn === 'over');
+    assert.match(await p.page.textContent('#status'), /agreement.*A draw\./i);
+  }
+  for (const p of [white, black]) await p.context.close();
+});
+
+test('the record exports as a file with the moves played', async () => {
+  const created = await createTable(server.url, { game: 'chess', seats: ['human', 'computer:easy'], seed: 12 });
+  const { context, page, frames } = await open(created, [created.seats[0].link_token]);
+  await perform(page, (await actingView(page, frames)).legal.find((e) => e.notation === 'e4'));
+  await page.waitForFunction(() => document.body.dataset.turn === 'mine');
+  const reply = (await actingView(page, frames)).moves[1].notation;
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  assert.match(download.suggestedFilename(), /^tabula-chess-\d+\.\w+$/);
+  const text = await new Promise((ok, fail) => download.createReadStream().then((s) => {
+    let t = '';
+    s.on('data', (d) => { t += d; });
+    s.on('end', () => ok(t));
+    s.on('error', fail);
+  }, fail));
+  assert.match(text, /e4/);
+  assert.ok(text.includes(reply.replace(/[+#]$/, '')), `the computer's reply ${reply} is in the record:\n${text}`);
+  await context.close();
+});
