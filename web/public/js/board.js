@@ -86,9 +86,8 @@ function badge(/** @type {number} */ x, /** @type {number} */ y, /** @type {stri
  * One cell's group: background, highlights, piece, and its keyboard button.
  * @param {BoardInput} input @param {string} cell @param {string} transform
  * @param {(g: SVGElement) => void} background @param {(cls: string) => SVGElement} outline
- * @param {string} coordinate
  */
-function cellGroup(input, cell, transform, background, outline, coordinate) {
+function cellGroup(input, cell, transform, background, outline) {
   const { catalog, view } = input;
   const g = svg('g', { transform, 'data-cell': cell, class: 'cell' });
   background(g);
@@ -138,7 +137,11 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
     dmg.textContent = `-${forecasts[0].damage}`;
     g.append(dmg);
   }
-  const label = `${cell}${piece ? `, ${describe(catalog, view, piece)}` : ', empty'}${input.targets.has(cell) ? ', a legal destination' : ''}${predicted}`;
+  // What is written on the cell (the piece's letter, its marks, a forecast)
+  // is said too, so that the name holds every word one can see on it.
+  const written = [...g.querySelectorAll('text')].map((t) => (t.textContent || '').trim()).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  for (const t of g.querySelectorAll('text')) t.textContent = `${t.textContent} `;
+  const label = `${cell}${piece ? `, ${describe(catalog, view, piece)}` : ', empty'}${written.length ? `, marked ${written.join(' ')}` : ''}${input.targets.has(cell) ? ', a legal destination' : ''}${predicted}`;
   g.setAttribute('aria-label', label);
   const title = svg('title');
   title.textContent = label;
@@ -151,20 +154,19 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
   } else {
     g.setAttribute('role', 'img');
   }
-  if (coordinate) {
-    const t = svg('text', { x: 4, y: 96, 'font-size': 14, class: 'coord', 'aria-hidden': 'true' });
-    t.textContent = coordinate;
-    g.append(t);
-  }
   g.addEventListener('click', () => input.onCell(cell));
-  g.addEventListener('keydown', (/** @type {any} */ e) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      input.onCell(cell);
-    }
-  });
   g.addEventListener('mouseenter', () => input.onHover(cell));
-  g.addEventListener('focus', () => input.onHover(cell));
+  if (active) {
+    // Only cells one can act on take keyboard focus (Chromium makes any SVG
+    // element with a focus listener a Tab stop: not the whole board).
+    g.addEventListener('keydown', (/** @type {any} */ e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        input.onCell(cell);
+      }
+    });
+    g.addEventListener('focus', () => input.onHover(cell));
+  }
   return g;
 }
 
@@ -224,6 +226,7 @@ function drawSquares(input) {
   const root = /** @type {SVGSVGElement} */ (svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'board squares', role: 'group', 'aria-label': 'Board', 'data-turn': String(turn) }));
   const zones = commandZones(input.catalog, input.view);
   const command = input.catalog.extra && input.catalog.extra.command_square;
+  const coords = svg('g', { class: 'coords', 'aria-hidden': 'true', 'pointer-events': 'none' });
   files.forEach((/** @type {string} */ file, fi) => {
     ranks.forEach((/** @type {string} */ rank, ri) => {
       const cell = `${file}${rank}`;
@@ -234,6 +237,11 @@ function drawSquares(input) {
       const along = `${row === rows - 1 ? (sideways ? rank : file) : ''}`;
       const up = `${col === 0 ? (sideways ? file : rank) : ''}`;
       const coordinate = sideways ? `${up}${along}` : `${along}${up}`;
+      if (coordinate) {
+        const t = svg('text', { x: col * SQUARE + 4, y: row * SQUARE + 96, 'font-size': 14, class: 'coord' });
+        t.textContent = coordinate;
+        coords.append(t);
+      }
       const g = cellGroup(
         input, cell, `translate(${col * SQUARE} ${row * SQUARE})`,
         (bg) => {
@@ -243,11 +251,13 @@ function drawSquares(input) {
           if (cell === command) bg.append(svg('rect', { x: 6, y: 6, width: 88, height: 88, class: 'command-square' }));
         },
         (cls) => svg('rect', { x: 3, y: 3, width: SQUARE - 6, height: SQUARE - 6, class: `hl ${cls}` }),
-        coordinate,
       );
       root.append(g);
     });
   });
+  // The board's edge names its files and ranks in a layer of its own, above
+  // the squares and out of the way of clicks and of the squares' names.
+  root.append(coords);
   return root;
 }
 
@@ -287,7 +297,6 @@ function drawHexes(input) {
         if (f.includes('holy-city-mark')) bg.append(svg('path', { d: 'M50 8l4 10h10l-8 6l3 10l-9-6l-9 6l3-10l-8-6h10z', class: 'holy-mark' }));
       },
       (cls) => svg('polygon', { points: inner, class: `hl ${cls}` }),
-      '',
     );
     root.append(g);
   }

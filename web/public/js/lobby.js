@@ -49,14 +49,19 @@ function drawGames() {
     p1.textContent = about[0];
     const p2 = document.createElement('span');
     p2.textContent = about[1];
-    const rules = document.createElement('a');
-    rules.href = `/rules/${g.id}`;
-    rules.textContent = 'Rules';
-    rules.addEventListener('click', (e) => e.stopPropagation());
-    text.append(h, p1, p2, rules);
+    text.append(h, p1, p2);
     card.append(text);
     card.addEventListener('click', () => choose(g.id));
-    box.append(card);
+    // The rules link sits beside the card, not in it: a link inside a
+    // button is neither reachable by keyboard nor announced.
+    const rules = document.createElement('a');
+    rules.href = `/rules/${g.id}`;
+    rules.className = 'game-rules';
+    rules.textContent = `${g.title}: rules`;
+    const tile = document.createElement('div');
+    tile.className = 'game-tile';
+    tile.append(card, rules);
+    box.append(tile);
   }
 }
 
