@@ -105,5 +105,6 @@ test('every control of the lobby and of a table is reached with Tab', async () =
   assert.ok(table.total >= 8, `the table has its controls (${table.total})`);
   assert.deepEqual(table.missed, [], 'table controls Tab never reaches');
   assert.equal(table.stray, 0, 'no Tab stop on a square where nothing can be done');
+  await shot(page, 'keyboard-table');
   await context.close();
 });

@@ -197,5 +197,6 @@ test('the record exports as a file with the moves played', async () => {
   }, fail));
   assert.match(text, /e4/);
   assert.ok(text.includes(reply.replace(/[+#]$/, '')), `the computer's reply ${reply} is in the record:\n${text}`);
+  await shot(page, 'record-export');
   await context.close();
 });

@@ -238,7 +238,7 @@ function drawSquares(input) {
       const up = `${col === 0 ? (sideways ? file : rank) : ''}`;
       const coordinate = sideways ? `${up}${along}` : `${along}${up}`;
       if (coordinate) {
-        const t = svg('text', { x: col * SQUARE + 4, y: row * SQUARE + 96, 'font-size': 14, class: 'coord' });
+        const t = svg('text', { x: col * SQUARE + 4, y: row * SQUARE + 95, 'font-size': 18, class: 'coord' });
         t.textContent = coordinate;
         coords.append(t);
       }
