@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tabula_core::protocol::{Event, EventKind, FaultKind, Holding, Zone};
@@ -203,7 +204,10 @@ struct Turn {
 #[derive(Debug, Clone)]
 pub struct Table {
     game: AnyGame,
-    history: Vec<Turn>,
+    /// Shared turns: a table is cloned for every action tried on it (the
+    /// server applies to a copy, stores, then swaps), and a long history
+    /// of per-viewer notation and events is then copied by pointer.
+    history: Vec<Arc<Turn>>,
     ending: Option<Outcome>,
     draw_offer: Option<Team>,
 }
@@ -354,11 +358,11 @@ impl Table {
             .get(self.slot(viewer))
             .map(|(_, e)| e.clone())
             .unwrap_or_default();
-        self.history.push(Turn {
+        self.history.push(Arc::new(Turn {
             player,
             canonical: played.text.canonical,
             seen: played.seen,
-        });
+        }));
         Ok(mine)
     }
 

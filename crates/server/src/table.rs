@@ -171,6 +171,23 @@ struct State {
     /// Counts changes, so a flag timer knows whether it is still current.
     generation: u64,
     setup: Setup,
+    /// Views already encoded at this generation, one per viewer: every
+    /// connection of a viewer shares one encoding per change.
+    views: ViewCache,
+}
+
+#[derive(Default)]
+struct ViewCache {
+    generation: u64,
+    texts: Vec<(Viewer, Arc<str>)>,
+}
+
+/// What a connection sends after a change, read under one lock: the
+/// viewer's view as JSON text (shared), the seats and the clock.
+pub(crate) struct ViewParts {
+    pub view: Arc<str>,
+    pub seats: Vec<SeatInfo>,
+    pub clock: Option<ClockView>,
 }
 
 /// One live table.
@@ -186,6 +203,8 @@ pub struct LiveTable {
     fixed: Setup,
     /// Held while a rematch is made, so two askers get one table.
     rematching: Mutex<()>,
+    /// The catalog message, once encoded (the game and its options are fixed).
+    catalog_text: std::sync::OnceLock<Arc<str>>,
 }
 
 impl std::fmt::Debug for LiveTable {
@@ -250,6 +269,22 @@ pub(crate) fn replay(
     Ok((table, chance, clock))
 }
 
+fn seat_infos(state: &State) -> Vec<SeatInfo> {
+    let game = state.table.game();
+    state
+        .setup
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| SeatInfo {
+            seat: i as u8,
+            name: game.player_name(Player(i as u8)),
+            kind: *kind,
+            claimed: state.setup.claims[i].is_some(),
+        })
+        .collect()
+}
+
 fn player_to_act(table: &Table) -> Option<Player> {
     match table.to_act() {
         ToAct::Player { player } => Some(player),
@@ -278,10 +313,12 @@ impl LiveTable {
                 clock,
                 generation: 0,
                 setup,
+                views: ViewCache::default(),
             }),
             changed: broadcast::channel(16).0,
             store,
             rematching: Mutex::new(()),
+            catalog_text: std::sync::OnceLock::new(),
         })
     }
 
@@ -355,19 +392,7 @@ impl LiveTable {
     /// The seats as a listing shows them.
     pub(crate) async fn seat_infos(&self) -> Vec<SeatInfo> {
         let state = self.state.lock().await;
-        let game = state.table.game();
-        state
-            .setup
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, kind)| SeatInfo {
-                seat: i as u8,
-                name: game.player_name(Player(i as u8)),
-                kind: *kind,
-                claimed: state.setup.claims[i].is_some(),
-            })
-            .collect()
+        seat_infos(&state)
     }
 
     /// Whether the game is over, and its result in words.
@@ -421,11 +446,15 @@ impl LiveTable {
     /// server adds (takeback against the computer, rematch once over).
     pub async fn view(&self, viewer: Viewer) -> TableView {
         let state = self.state.lock().await;
+        self.view_locked(&state, viewer)
+    }
+
+    fn view_locked(&self, state: &State, viewer: Viewer) -> TableView {
         let mut view = state.table.view(viewer);
         if let Viewer::Player(seat) = viewer
             && self.is_human(seat)
         {
-            if self.can_take_back(&state, seat).is_ok() {
+            if self.can_take_back(state, seat).is_ok() {
                 view.table_actions.push(TableAction::Takeback);
             }
             if state.table.outcome().is_some() {
@@ -433,6 +462,41 @@ impl LiveTable {
             }
         }
         view
+    }
+
+    /// `viewer`'s view as JSON text, the seats and the clock, under one
+    /// lock. The view is encoded once per change and viewer, whatever the
+    /// number of connections.
+    pub(crate) async fn view_parts(&self, viewer: Viewer) -> Result<ViewParts, WireFault> {
+        let mut state = self.state.lock().await;
+        if state.views.generation != state.generation {
+            state.views = ViewCache {
+                generation: state.generation,
+                texts: Vec::new(),
+            };
+        }
+        let cached = state
+            .views
+            .texts
+            .iter()
+            .find(|(v, _)| *v == viewer)
+            .map(|(_, text)| Arc::clone(text));
+        let view = match cached {
+            Some(text) => text,
+            None => {
+                let view = self.view_locked(&state, viewer);
+                let text: Arc<str> = serde_json::to_string(&view)
+                    .map_err(|e| WireFault::new("unavailable", format!("cannot encode the view: {e}")))?
+                    .into();
+                state.views.texts.push((viewer, Arc::clone(&text)));
+                text
+            }
+        };
+        Ok(ViewParts {
+            view,
+            seats: seat_infos(&state),
+            clock: state.clock.as_ref().map(|c| c.view(now_ms())),
+        })
     }
 
     /// The clock as it stands, if the table has one.
@@ -471,6 +535,27 @@ impl LiveTable {
     /// The catalog of the table's game.
     pub async fn catalog(&self) -> tabula_core::protocol::Catalog {
         self.state.lock().await.table.game().catalog()
+    }
+
+    /// The catalog message as text, encoded once per table (Lytharia's is
+    /// about 150 KB, and every connection starts with it).
+    pub(crate) async fn catalog_message(&self) -> Result<Arc<str>, WireFault> {
+        if let Some(text) = self.catalog_text.get() {
+            return Ok(Arc::clone(text));
+        }
+        #[derive(Serialize)]
+        struct CatalogMessage<'a> {
+            r#type: &'static str,
+            catalog: &'a tabula_core::protocol::Catalog,
+        }
+        let catalog = self.catalog().await;
+        let text: Arc<str> = serde_json::to_string(&CatalogMessage {
+            r#type: "catalog",
+            catalog: &catalog,
+        })
+        .map_err(|e| WireFault::new("unavailable", format!("cannot encode the catalog: {e}")))?
+        .into();
+        Ok(Arc::clone(self.catalog_text.get_or_init(|| text)))
     }
 
     /// The game's record: every action for a perfect-information game, as
