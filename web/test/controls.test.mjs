@@ -200,3 +200,30 @@ test('the record exports as a file with the moves played', async () => {
   await shot(page, 'record-export');
   await context.close();
 });
+
+test('Covenant: a recruit bought from the panel with its price shown stands beside a royal, and the Grails go down', async () => {
+  // The quick scenario: its royals have free hexes beside them from the start.
+  const created = await createTable(server.url, { game: 'covenant', options: { scenario: 'crossroads' }, seats: ['human', 'human'], seed: 13 });
+  const { context, page, frames } = await open(created);
+  const view = await actingView(page, frames);
+  const me = view.to_act.player;
+  const recruit = view.legal.find((e) => e.gesture.kind === 'recruit');
+  assert.ok(recruit, 'a recruit is offered on the first turn');
+  const grails = () => page.$eval(`#seat-bar .seat:nth-child(${me + 1}) .holdings`, (e) => Number(e.textContent.match(/Grails: (\d+)/)[1]));
+  const before = await grails();
+  const item = page.locator(`#zones details[data-zone="recruits"][data-owner="${me}"] button.item[data-item="${recruit.gesture.from.item}"]`);
+  const label = await item.textContent();
+  const price = Number(label.match(/\((\d+) Grails?\)/)[1]);
+  await item.click();
+  assert.equal(await item.getAttribute('aria-pressed'), 'true', 'the recruit is selected');
+  const hexes = await page.locator('#board .cell.active:has(.target-dot)').count();
+  assert.ok(hexes > 0, 'the free hexes beside the royals light up');
+  await shot(page, 'covenant-recruit');
+  const at = await ply(page);
+  await page.click(`#board [data-cell="${recruit.gesture.to}"]`);
+  await plyAfter(page, at);
+  const name = label.replace(/\s*\(.*$/, '');
+  assert.match(await page.getAttribute(`#board [data-cell="${recruit.gesture.to}"]`, 'aria-label'), new RegExp(`Gold ${name}`));
+  assert.equal(await grails(), before - price, `the ${price} Grails are paid`);
+  await context.close();
+});
