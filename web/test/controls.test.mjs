@@ -227,3 +227,43 @@ test('Covenant: a recruit bought from the panel with its price shown stands besi
   assert.equal(await grails(), before - price, `the ${price} Grails are paid`);
   await context.close();
 });
+
+test('Lytharia: a spell cast on one screen waits on the stack, named, until the other player passes', async () => {
+  const created = await createTable(server.url, { game: 'lytharia', seats: ['human', 'human'], seed: 11 });
+  const seats = await openEach(created);
+  const acting = async () => {
+    for (;;) {
+      for (const s of seats) if ((await s.page.getAttribute('body', 'data-turn')) === 'mine') return s;
+      await seats[0].page.waitForTimeout(50);
+    }
+  };
+  // Place the troops, then the first spell with a target is cast.
+  let cast = null;
+  let caster = null;
+  for (let i = 0; i < 40 && !cast; i++) {
+    const s = await acting();
+    const view = await actingView(s.page, s.frames);
+    cast = view.legal.find((e) => e.gesture.kind === 'cast' && e.gesture.to);
+    if (cast) caster = s;
+    await perform(s.page, cast || view.legal[0]);
+    const now = await ply(s.page);
+    for (const q of seats) await q.page.waitForFunction((n) => Number(document.body.dataset.ply) >= n, now);
+  }
+  assert.ok(cast, 'a spell could be cast');
+  const other = seats.find((s) => s !== caster);
+  const catalog = JSON.parse(other.frames.received.find((f) => f.includes('"type":"catalog"'))).catalog;
+  const spell = catalog.extra.cards.find((c) => c.id === cast.gesture.from.item).name;
+  await other.page.waitForSelector('#controls button[data-button="pass"]');
+  const entry = await other.page.textContent('#game-panel .stack li');
+  assert.match(entry, new RegExp(`: ${spell} on ${cast.gesture.to}$`), 'the stack names the spell and its target');
+  assert.match(await other.page.textContent('#game-panel'), /Respond with a spell from your hand, or pass/);
+  assert.equal(await caster.page.textContent('#game-panel .stack li'), entry, 'the caster sees the same stack');
+  assert.equal(await caster.page.locator('#controls button[data-button="pass"]').count(), 0, 'the caster waits');
+  await shot(other.page, 'lytharia-stack');
+  const at = await ply(other.page);
+  await other.page.click('#controls button[data-button="pass"]');
+  await plyAfter(other.page, at);
+  await caster.page.waitForFunction((n) => Number(document.body.dataset.ply) > n, at);
+  assert.equal(await other.page.locator('#game-panel .stack li').count(), 0, 'the spell left the stack');
+  for (const s of seats) await s.context.close();
+});
