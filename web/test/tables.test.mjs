@@ -424,6 +424,9 @@ test('a friend by link: the lobby gives the invitation, the friend opens it and 
   await page.click('#board [data-cell="d4"]');
   await other.waitForFunction(() => document.body.dataset.turn === 'mine');
   assert.match(await other.getAttribute('#board [data-cell="d4"]', 'aria-label'), /White Pawn/);
+  // The move that just came in is highlighted, where it started and ended.
+  assert.equal(await other.locator('#board [data-cell="d2"] .hl.last, #board [data-cell="d4"] .hl.last').count(), 2, 'the last move is highlighted');
+  assert.equal(await other.locator('#board .hl.last').count(), 2, 'and nothing else');
   await other.click('#board [data-cell="d7"]');
   await other.click('#board [data-cell="d5"]');
   await page.waitForFunction(() => document.body.dataset.turn === 'mine' && Number(document.body.dataset.ply) === 2);
