@@ -267,3 +267,30 @@ test('Lytharia: a spell cast on one screen waits on the stack, named, until the 
   assert.equal(await other.page.locator('#game-panel .stack li').count(), 0, 'the spell left the stack');
   for (const s of seats) await s.context.close();
 });
+
+test('chess: a promotion asks which piece, and the board shows the one chosen', async () => {
+  const created = await createTable(server.url, { game: 'chess', seats: ['human', 'human'], seed: 14 });
+  const { context, page, frames } = await open(created);
+  for (const [from, to] of [['e2', 'e4'], ['d7', 'd5'], ['e4', 'd5'], ['c7', 'c6'], ['d5', 'c6'], ['g8', 'f6'], ['c6', 'b7'], ['b8', 'd7']]) {
+    const view = await actingView(page, frames);
+    await perform(page, view.legal.find((e) => e.gesture.from.cell === from && e.gesture.to === to));
+  }
+  await actingView(page, frames);
+  await page.click('#board [data-cell="b7"]');
+  await page.click('#board [data-cell="a8"]');
+  const choices = await page.locator('#picker:not([hidden]) button[data-choice]').allTextContents();
+  assert.deepEqual(choices, ['Queen', 'Rook', 'Bishop', 'Knight']);
+  await shot(page, 'chess-promotion');
+  // Escape puts the choice away and sends nothing; asked again, a Knight.
+  const sent = frames.sent.length;
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('#picker:not([hidden])').count(), 0);
+  assert.equal(frames.sent.length, sent, 'nothing was sent');
+  await page.click('#board [data-cell="b7"]');
+  await page.click('#board [data-cell="a8"]');
+  const at = await ply(page);
+  await page.click('#picker button:text-is("Knight")');
+  await plyAfter(page, at);
+  assert.match(await page.getAttribute('#board [data-cell="a8"]', 'aria-label'), /^a8, White Knight/);
+  await context.close();
+});
