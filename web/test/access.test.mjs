@@ -5,10 +5,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { startServer, launch, createTable, tableReady, shot } from './harness.mjs';
+import { startServer, launch, createTable, tableReady, shot, violations } from './harness.mjs';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const GAMES = ['chess', 'epoch', 'skirmish', 'warrior', 'covenant', 'lytharia'];
 
 let server;
@@ -21,13 +19,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** axe-core's WCAG 2.1 A/AA violations on the page, in words. */
-async function violations(page) {
-  await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(() => /** @type {any} */ (window).axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.html.slice(0, 120)).join(' | ')}`);
-}
 
 /** The pages to check: the lobby, each rules page, each game's table. */
 async function pages() {

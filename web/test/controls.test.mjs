@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, createTable, recordFrames, tableReady, ply, plyAfter, actingView, perform, shot } from './harness.mjs';
+import { startServer, launch, createTable, recordFrames, tableReady, ply, plyAfter, actingView, perform, shot, violations } from './harness.mjs';
 
 let server;
 let browser;
@@ -42,6 +42,7 @@ test('a clock that runs out ends the game, and the page says who won and why', a
   assert.equal(await page.locator('#board .cell.active').count(), 0, 'nothing to click once the game is over');
   assert.ok(await page.locator('[data-table-action="rematch"]').count(), 'a rematch is offered');
   await shot(page, 'clock-flag');
+  assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) with this on the screen');
   await context.close();
 });
 
@@ -74,6 +75,7 @@ test("Warrior: arming a Warrior with Swords asks which way they face, and the bo
   const choices = await page.locator('#picker:not([hidden]) button[data-choice]').allTextContents();
   assert.deepEqual(choices, ['Swords facing north', 'Swords facing east', 'Swords facing south', 'Swords facing west']);
   await shot(page, 'warrior-swords-facing');
+  assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) with this on the screen');
   const before = await ply(page);
   await page.click('#picker button[data-choice="east"]');
   await plyAfter(page, before);
@@ -115,6 +117,7 @@ test('Skirmish: a defender that holds sees the dice and chooses to stay or take 
     await page.click('#board [data-cell="d5"]');
     assert.match(await page.getAttribute('#board [data-cell="e4"]', 'aria-label'), /a legal destination/);
     await shot(page, 'skirmish-stay-or-take');
+  assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) with this on the screen');
     const before = await ply(page);
     await page.click('#board [data-cell="e4"]');
     await plyAfter(page, before);
@@ -173,6 +176,7 @@ test('a draw offered on one screen is accepted on the other', async () => {
   assert.match(await black.page.textContent('#table-actions'), /White offers a draw\./);
   assert.equal(await white.page.locator('[data-table-action="accept-draw"]').count(), 0, 'the offering side cannot accept its own offer');
   await shot(black.page, 'draw-offer');
+  assert.deepEqual(await violations(black.page), [], 'WCAG 2.1 AA (axe-core) with this on the screen');
   await black.page.click('[data-table-action="accept-draw"]');
   for (const p of [white, black]) {
     await p.page.waitForFunction(() => document.body.dataset.turn === 'over');
@@ -219,6 +223,7 @@ test('Covenant: a recruit bought from the panel with its price shown stands besi
   const hexes = await page.locator('#board .cell.active:has(.target-dot)').count();
   assert.ok(hexes > 0, 'the free hexes beside the royals light up');
   await shot(page, 'covenant-recruit');
+  assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) with this on the screen');
   const at = await ply(page);
   await page.click(`#board [data-cell="${recruit.gesture.to}"]`);
   await plyAfter(page, at);
@@ -260,6 +265,7 @@ test('Lytharia: a spell cast on one screen waits on the stack, named, until the 
   assert.equal(await caster.page.textContent('#game-panel .stack li'), entry, 'the caster sees the same stack');
   assert.equal(await caster.page.locator('#controls button[data-button="pass"]').count(), 0, 'the caster waits');
   await shot(other.page, 'lytharia-stack');
+  assert.deepEqual(await violations(other.page), [], 'WCAG 2.1 AA (axe-core) with this on the screen');
   const at = await ply(other.page);
   await other.page.click('#controls button[data-button="pass"]');
   await plyAfter(other.page, at);
@@ -281,6 +287,7 @@ test('chess: a promotion asks which piece, and the board shows the one chosen', 
   const choices = await page.locator('#picker:not([hidden]) button[data-choice]').allTextContents();
   assert.deepEqual(choices, ['Queen', 'Rook', 'Bishop', 'Knight']);
   await shot(page, 'chess-promotion');
+  assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) with this on the screen');
   // Escape puts the choice away and sends nothing; asked again, a Knight.
   const sent = frames.sent.length;
   await page.keyboard.press('Escape');

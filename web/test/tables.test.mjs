@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, createTable, recordFrames, tableReady, ply, clickSomething, shot } from './harness.mjs';
+import { startServer, launch, createTable, recordFrames, tableReady, ply, clickSomething, shot, violations } from './harness.mjs';
 
 let server;
 let browser;
@@ -86,6 +86,7 @@ test('four-seat Warrior: every seat sees its own King at the bottom, and flip tu
     assert.ok(Math.abs(left.y + left.height - bottom) < 2 && Math.abs(right.y + right.height - bottom) < 2, `${army.name}: ${edge.join('-')} along the bottom`);
     assert.ok(Math.abs(left.x - board.x) < 2 && Math.abs(right.x + right.width - (board.x + board.width)) < 2, `${army.name}: ${edge[0]} bottom left, ${edge[1]} bottom right`);
     await shot(page, `warrior-four-seat-side-${army.name.toLowerCase()}`);
+    if (army.name === 'Blue') assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) on a turned board');
     // Flip: the King goes to the top row; flip again: back at the bottom.
     await page.click('#flip');
     // (The click may scroll the page: measure the board again.)
@@ -453,6 +454,7 @@ test('hotseat Lytharia: the board is hidden between the two players', async () =
       assert.equal(await page.locator('#board svg').count(), 0, 'no board behind the pass screen');
       assert.equal(await page.locator('#zones .item, #log li, #moves li').count(), 0, 'no hand, log or moves behind it');
       await shot(page, 'lytharia-pass');
+      if (passes === 1) assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) on the pass screen');
       await page.click('#pass-go');
     }
     await clickSomething(page, { pick: i });
