@@ -83,6 +83,9 @@ test("Warrior: arming a Warrior with Swords asks which way they face, and the bo
   // The arrow on the piece points east: to the right, from this side.
   const arrow = page.locator(`#board [data-cell="${square}"] path[transform^="rotate("]`);
   assert.match(await arrow.getAttribute('transform'), /^rotate\(90 /);
+  // Seen from the other side, east is to the left: the arrow turns with the board.
+  await page.click('#flip');
+  assert.match(await page.locator(`#board [data-cell="${square}"] path[transform^="rotate("]`).getAttribute('transform'), /^rotate\(270 /);
   await context.close();
 });
 
