@@ -117,9 +117,16 @@ async function choose(/** @type {string} */ id) {
   await drawSeats();
 }
 
+/** Counts the seat requests: only the latest one's answer is drawn. */
+let seatsAsked = 0;
+
 async function drawSeats() {
   const box = $('seats');
+  const asked = ++seatsAsked;
   const answer = await api.seats(chosen, options());
+  // A quicker change of game or options made since wins: an older answer
+  // arriving late must not draw the wrong seats over it.
+  if (asked !== seatsAsked) return;
   box.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Who plays' }));
   if ('error' in answer) {
     box.append(Object.assign(document.createElement('p'), { className: 'error', textContent: answer.error }));
