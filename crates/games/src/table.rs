@@ -414,6 +414,28 @@ impl Table {
         }
     }
 
+    /// The team whose draw offer stands.
+    pub fn draw_offer(&self) -> Option<Team> {
+        self.draw_offer
+    }
+
+    /// Restores the draw offer `team` made when the table had `ply`
+    /// actions (read back from storage): it stands again if the game is not
+    /// over and no seat of another team has acted since, as it would have
+    /// at a table that never stopped.
+    pub fn restore_draw_offer(&mut self, team: Team, ply: usize) {
+        if self.outcome().is_some() || self.draws().is_err() || ply > self.history.len() {
+            return;
+        }
+        let seating = self.game.seating();
+        let answered = self.history[ply..]
+            .iter()
+            .any(|t| t.player.is_some_and(|p| seating.team(p) != Some(team)));
+        if !answered {
+            self.draw_offer = Some(team);
+        }
+    }
+
     fn draws(&self) -> Result<(), Fault> {
         if self.game.draw_by_agreement() {
             Ok(())

@@ -308,6 +308,7 @@ impl App {
             clock: request.clock,
             created_ms: clock::now_ms(),
             rematch: None,
+            draw_offer: None,
         };
         self.open(setup, asker.address).await
     }
@@ -418,6 +419,7 @@ impl App {
                         .map_err(|e| WireFault::new("unavailable", e.to_string()))?,
                     created_ms: clock::now_ms(),
                     rematch: None,
+                    draw_offer: None,
                     ..setup
                 };
                 let created = self

@@ -151,6 +151,18 @@ pub(crate) struct Setup {
     /// The rematch table, once asked for.
     #[serde(default)]
     pub rematch: Option<i64>,
+    /// The draw offer last made or declined: the team, and the number of
+    /// actions when it was made (it still stands if nobody of the other
+    /// team has acted since).
+    #[serde(default)]
+    pub draw_offer: Option<StoredOffer>,
+}
+
+/// A draw offer as the setup stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct StoredOffer {
+    pub team: tabula_core::Team,
+    pub ply: usize,
 }
 
 /// A seat as `GET /api/me/tables` and the `info` of a view name it.
@@ -276,6 +288,9 @@ pub(crate) fn replay(
             }
             clock.advance(decider, player_to_act(&table), at);
         }
+    }
+    if let Some(offer) = setup.draw_offer {
+        table.restore_draw_offer(offer.team, offer.ply);
     }
     Ok((table, chance, clock))
 }
@@ -708,6 +723,19 @@ impl LiveTable {
                 return Err(WireFault::new("illegal", "not a change of the game"));
             }
         }
+        if next.draw_offer() != state.table.draw_offer() && next.outcome().is_none() {
+            // Offers and refusals are no actions of the record: the setup
+            // keeps the standing one, stored before anyone is told.
+            let mut setup = state.setup.clone();
+            setup.draw_offer = next.draw_offer().map(|team| StoredOffer {
+                team,
+                ply: next.ply(),
+            });
+            if setup.draw_offer.is_some() || matches!(request, Request::Table(_)) {
+                self.save_setup(&setup, state.table.ply()).await?;
+                state.setup = setup;
+            }
+        }
         self.commit(state, next, chance, decided).await
     }
 
@@ -837,6 +865,13 @@ impl LiveTable {
             .map_err(|e| WireFault::new("unavailable", format!("the store's worker failed: {e}")))?
             .map_err(|e| WireFault::store(&e))?;
         self.expect_echoes([keep as u64]);
+        if state.setup.draw_offer.is_some_and(|o| o.ply > keep) {
+            // The offer was made after the position taken back to.
+            let mut setup = state.setup.clone();
+            setup.draw_offer = None;
+            self.save_setup(&setup, keep).await?;
+            state.setup = setup;
+        }
         state.table = table;
         state.chance = chance;
         if let Some(clock) = &mut state.clock {

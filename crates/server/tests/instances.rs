@@ -158,3 +158,78 @@ async fn own_echoes_pass_and_every_other_change_arrives() {
     assert_eq!(seen["outcome"]["reason"], "resignation", "{seen}");
     drop(claimed);
 }
+
+/// A standing draw offer survives a restart (a new instance reading the
+/// table from the store), and one that was answered does not come back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_standing_draw_offer_is_read_back_and_an_answered_one_is_not() {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let (_a, a_addr) = instance(store.clone()).await;
+    let (status, created) = post(
+        a_addr,
+        "/api/tables",
+        &json!({"game": "chess", "seats": ["human", "human"]}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let table = created["table"].clone();
+    let mut white = Client::connect_to(a_addr, &table, &token(&created, 0), None)
+        .await
+        .unwrap();
+    white.view().await;
+    white.act("e2e4").await;
+    white.view_at(1).await;
+    white
+        .send(json!({"type": "table", "action": "offer-draw"}))
+        .await;
+    assert_eq!(white.view().await["draw_offer"], 0);
+
+    // A second instance (a restarted server) reads the table: Black is
+    // offered the draw there.
+    let (_b, b_addr) = instance(store.clone()).await;
+    let mut black = Client::connect_to(b_addr, &table, &token(&created, 1), None)
+        .await
+        .unwrap();
+    let seen = black.view().await;
+    assert_eq!(seen["draw_offer"], 0, "{seen}");
+    assert!(
+        seen["table_actions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("accept-draw")),
+        "{seen}"
+    );
+
+    // Black plays on through A instead: the offer lapses, and a third
+    // instance does not bring it back.
+    let mut black_on_a = Client::connect_to(a_addr, &table, &token(&created, 1), None)
+        .await
+        .unwrap();
+    black_on_a.view().await;
+    black_on_a.act("e7e5").await;
+    assert!(black_on_a.view_at(2).await.get("draw_offer").is_none());
+    let (_c, c_addr) = instance(store.clone()).await;
+    let mut watcher = Client::connect_to(c_addr, &table, &spectator(&created), None)
+        .await
+        .unwrap();
+    let later = watcher.view().await;
+    assert_eq!(later["ply"], 2);
+    assert!(later.get("draw_offer").is_none(), "{later}");
+
+    // A declined offer does not come back either.
+    white.view_at(2).await;
+    white
+        .send(json!({"type": "table", "action": "offer-draw"}))
+        .await;
+    assert_eq!(white.view().await["draw_offer"], 0);
+    assert_eq!(black_on_a.view().await["draw_offer"], 0);
+    black_on_a
+        .send(json!({"type": "table", "action": "decline-draw"}))
+        .await;
+    assert!(black_on_a.view().await.get("draw_offer").is_none());
+    let (_d, d_addr) = instance(store.clone()).await;
+    let mut watcher = Client::connect_to(d_addr, &table, &spectator(&created), None)
+        .await
+        .unwrap();
+    assert!(watcher.view().await.get("draw_offer").is_none());
+}

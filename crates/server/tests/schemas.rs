@@ -137,7 +137,10 @@ async fn every_message_matches_its_schema() {
                 break message;
             }
         };
-        assert_ne!(&rematch["table"], table, "{game}: the rematch is a new table");
+        assert_ne!(
+            &rematch["table"], table,
+            "{game}: the rematch is a new table"
+        );
     }
     let expected: HashSet<String> = schemas.keys().cloned().collect();
     assert_eq!(seen, expected, "every schema met by real messages");
