@@ -362,8 +362,9 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                     }
                     "moves" => {
                         // One a line: actions of several words stay readable.
+                        let viewer = viewer_for(&game, &seats);
                         for a in game.legal_actions() {
-                            writeln!(out, "  {}", a.notation)?;
+                            writeln!(out, "  {}", render::action_line(&game, viewer, &a.notation))?;
                         }
                     }
                     "resign" => {

@@ -125,6 +125,34 @@ fn duel_line(game: &AnyGame, viewer: Viewer) -> String {
     wrap(&text)
 }
 
+/// An action as `moves` lists it, with the name of a Lytharian troop's
+/// ability where the notation numbers it (`use f8 0 @g8 (Shield Bash)`).
+pub fn action_line(game: &AnyGame, viewer: Viewer, notation: &str) -> String {
+    let AnyGame::Lytharia(g) = game else {
+        return notation.to_owned();
+    };
+    let mut words = notation.split_whitespace();
+    let (Some("use"), Some(cell), Some(index)) = (words.next(), words.next(), words.next()) else {
+        return notation.to_owned();
+    };
+    let Ok(index) = index.parse::<usize>() else {
+        return notation.to_owned();
+    };
+    let name = g.view(viewer).pieces.iter().find_map(|u| {
+        if u.cell.to_string() != cell {
+            return None;
+        }
+        match u.card?.card() {
+            tabula_lytharia::cards::Card::Troop(t) => Some(t.abilities.get(index)?.name.clone()),
+            _ => None,
+        }
+    });
+    match name {
+        Some(name) => format!("{notation} ({name})"),
+        None => notation.to_owned(),
+    }
+}
+
 /// `info WHAT` in play: the pieces of the game's catalog whose letter or
 /// name is WHAT (or, in Lytharian Chess, the cards matching it), each with
 /// every stat the catalog gives.
@@ -835,6 +863,34 @@ mod tests {
         // Everything fits 80 columns.
         assert!(lines.iter().all(|l| l.chars().count() < 80), "{text}");
         assert!(text.contains("Grails Gold 3"), "{text}");
+    }
+
+    #[test]
+    fn lytharian_abilities_are_named_in_the_move_list() {
+        use tabula_core::{GameRng, Seed, ToAct};
+        let mut g = AnyGame::new(GameId::Lytharia, &[]).unwrap();
+        let mut rng = GameRng::from_seed(Seed(5));
+        for ply in 0..2000usize {
+            let legal = g.legal_actions();
+            if let Some(use_) = legal.iter().find(|a| a.notation.starts_with("use ")) {
+                let viewer = Viewer::Player(g.to_act().player().unwrap());
+                let line = action_line(&g, viewer, &use_.notation);
+                assert!(
+                    line.starts_with(&use_.notation) && line.ends_with(')'),
+                    "{line}"
+                );
+                assert!(line.len() > use_.notation.len() + 3, "{line}");
+                return;
+            }
+            let next = match g.to_act() {
+                ToAct::Chance => g.sample_chance(&mut rng).unwrap(),
+                // A fixed spread of choices, so the game goes somewhere.
+                ToAct::Player { .. } => legal[(ply * 7919) % legal.len()].clone(),
+                ToAct::Over { .. } => break,
+            };
+            g.apply(&next.canonical).unwrap();
+        }
+        panic!("no troop ability came up");
     }
 
     #[test]
