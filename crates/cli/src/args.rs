@@ -120,7 +120,7 @@ pub enum Command {
         /// Seed for chance (dice, shuffles) and the computer player, so the game can be replayed.
         #[arg(long)]
         seed: Option<u64>,
-        /// The computer's strength: random, greedy, easy, medium, hard (docs/ai.md).
+        /// The computer's strength: random, greedy, easy, medium, hard, expert (docs/ai.md).
         #[arg(long, default_value = "medium", value_name = "LEVEL")]
         level: tabula_ai::Level,
         #[command(flatten)]
@@ -136,8 +136,9 @@ pub enum Command {
     Match {
         #[command(flatten)]
         game: GameArgs,
-        /// The first player: a level (random, greedy, easy, medium, hard),
-        /// optionally with an iteration budget (`medium:500`).
+        /// The first player: a level (random, greedy, easy, medium, hard, expert),
+        /// optionally with an iteration budget (`medium:500`; nodes for
+        /// chess and Epoch at hard and expert) or a depth (`expert:d3`).
         #[arg(long, value_name = "SPEC")]
         a: crate::arena::Spec,
         /// The second player, as `--a`.
