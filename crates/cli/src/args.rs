@@ -199,6 +199,13 @@ pub enum Command {
     /// seeded random clients over WebSocket; report throughput, latency and
     /// memory, then check every table's stored record.
     Loadtest(crate::loadtest::LoadtestArgs),
+    /// Speak UCI on stdin/stdout with the alpha-beta engine: standard UCI
+    /// for chess, the Epoch dialect of docs/ai.md for Epoch.
+    Uci {
+        /// The game: chess or epoch.
+        #[arg(long, value_enum, default_value = "chess")]
+        game: crate::uci::UciGame,
+    },
     /// Game records: replay a record file, import it into the database, export a stored game.
     Record {
         /// What to do with records.
