@@ -5,7 +5,9 @@ use std::time::{Duration, Instant};
 use tabula_core::{Game, GameRng, Player, Team, ToAct};
 use tabula_games::{ActionText, AnyGame};
 
-use crate::alphabeta::{Engine, Limits, chess_root, epoch_decision};
+use std::sync::Mutex;
+
+use crate::alphabeta::{ChessNode, Engine, EpochNode, Limits, Node, chess_root, epoch_decision};
 use crate::baseline::{greedy, random};
 use crate::eval::{Evaluate, score};
 use crate::level::{Budget, Level};
@@ -46,8 +48,9 @@ pub fn choose_with(
             if g.to_act().player() != Some(me) {
                 return None;
             }
-            let mut engine = Engine::new(hash_for(level));
+            let mut engine = CHESS_ENGINES.take(hash_for(level));
             let out = engine.search(&chess_root(g), limits_for(level, budget), |_| {});
+            CHESS_ENGINES.give(hash_for(level), engine);
             let best = out.best.map(tabula_chess::ChessAction::from_move);
             finish(g, best, out.info.depth, out.info.nodes, out.info.score)
         }
@@ -55,8 +58,9 @@ pub fn choose_with(
             if g.to_act().player() != Some(me) {
                 return None;
             }
-            let mut engine = Engine::new(hash_for(level));
+            let mut engine = EPOCH_ENGINES.take(hash_for(level));
             let out = epoch_decision(&mut engine, g, limits_for(level, budget), |_| {});
+            EPOCH_ENGINES.give(hash_for(level), engine);
             finish(g, out.best, out.info.depth, out.info.nodes, out.info.score)
         }
         AnyGame::Chess(g) => decide(g, me, level, budget, rng),
@@ -67,6 +71,45 @@ pub fn choose_with(
         AnyGame::Lytharia(g) => decide(g, me, level, budget, rng),
     }
 }
+
+/// Engines kept between decisions, so a decision does not allocate and
+/// zero a table: one is taken (or made) per search running at once and
+/// cleared before use, so every decision starts from nothing, as a new
+/// engine would.
+struct Pool<N: Node> {
+    idle: Mutex<Vec<(usize, Engine<N>)>>,
+}
+
+impl<N: Node> Pool<N> {
+    const fn new() -> Pool<N> {
+        Pool {
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn take(&self, hash: usize) -> Engine<N> {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        match idle.iter().position(|(h, _)| *h == hash) {
+            Some(i) => {
+                let (_, mut engine) = idle.swap_remove(i);
+                engine.clear();
+                engine
+            }
+            None => Engine::new(hash),
+        }
+    }
+
+    fn give(&self, hash: usize, engine: Engine<N>) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        // A few idle engines are plenty; more would only hold memory.
+        if idle.len() < 4 {
+            idle.push((hash, engine));
+        }
+    }
+}
+
+static CHESS_ENGINES: Pool<ChessNode> = Pool::new();
+static EPOCH_ENGINES: Pool<EpochNode> = Pool::new();
 
 /// The transposition table of the alpha-beta levels, megabytes.
 fn hash_for(level: Level) -> usize {

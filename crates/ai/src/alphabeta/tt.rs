@@ -20,12 +20,16 @@ pub(crate) struct Entry<M> {
     pub depth: i32,
     pub bound: Bound,
     pub generation: u8,
+    /// The table's stamp when stored: entries of an older stamp are gone.
+    pub stamp: u32,
 }
 
 pub(crate) struct Table<M> {
     slots: Vec<Option<Entry<M>>>,
     mask: usize,
     generation: u8,
+    /// Raised by [`Table::clear`]: emptying the table without touching it.
+    stamp: u32,
 }
 
 impl<M: Copy> Table<M> {
@@ -41,11 +45,16 @@ impl<M: Copy> Table<M> {
             slots: vec![None; n],
             mask: n - 1,
             generation: 0,
+            stamp: 0,
         }
     }
 
+    /// Empties the table at once (the slots are only overwritten later).
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = None);
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.iter_mut().for_each(|s| *s = None);
+        }
     }
 
     pub fn new_search(&mut self) {
@@ -54,12 +63,15 @@ impl<M: Copy> Table<M> {
 
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
         let e = self.slots[key as usize & self.mask]?;
-        (e.key == key).then_some(e)
+        (e.key == key && e.stamp == self.stamp).then_some(e)
     }
 
     /// Keeps the deeper entry of the same search; anything older gives way.
     pub fn store(&mut self, key: u64, mv: Option<M>, score: i32, depth: i32, bound: Bound) {
         let slot = &mut self.slots[key as usize & self.mask];
+        if slot.is_some_and(|old| old.stamp != self.stamp) {
+            *slot = None;
+        }
         if let Some(old) = slot
             && old.key != key
             && old.generation == self.generation
@@ -78,6 +90,7 @@ impl<M: Copy> Table<M> {
             depth,
             bound,
             generation: self.generation,
+            stamp: self.stamp,
         });
     }
 }
