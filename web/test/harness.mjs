@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -163,4 +164,45 @@ export async function clickSomething(page, { avoidButtons = [], pick = 0 } = {})
 /** Saves a screenshot under test/artifacts. */
 export async function shot(page, name) {
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** The views a page received, oldest first. */
+export function views(frames) {
+  return frames.received.map((f) => JSON.parse(f)).filter((m) => m.type === 'view').map((m) => m.view);
+}
+
+/** The latest view of the page's acting seat (hotseat pages hold several). */
+export async function actingView(page, frames) {
+  await page.waitForFunction(() => document.body.dataset.turn === 'mine');
+  const at = await ply(page);
+  return views(frames).reverse().find((v) => v.ply === at && v.legal.length) || null;
+}
+
+/**
+ * Makes one entry of `legal` by its gesture, as a player would: the place
+ * it starts from (a square, a zone's item or a button), then its square,
+ * then its choice in the picker. Resolves once the table moved on.
+ */
+export async function perform(page, entry) {
+  const before = await ply(page);
+  const g = entry.gesture;
+  const f = g.from;
+  if (f.at === 'cell') await page.click(`#board [data-cell="${f.cell}"]`);
+  else if (f.at === 'item') await page.click(`#zones details[data-zone="${f.zone}"]${f.owner === undefined ? '' : `[data-owner="${f.owner}"]`} button.item[data-item="${f.item}"]`);
+  else await page.click(`#controls button[data-button="${f.button}"]`);
+  if (g.to !== undefined) await page.click(`#board [data-cell="${g.to}"]`);
+  // A choice is asked only where several entries share the clicks.
+  if (g.choice && (await page.locator('#picker:not([hidden])').count())) {
+    await page.click(`#picker:not([hidden]) button[data-choice="${g.choice.id}"]`);
+  }
+  await plyAfter(page, before);
+}
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's WCAG 2.1 A/AA violations on the page as it is now, in words. */
+export async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() => /** @type {any} */ (window).axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.html.slice(0, 120)).join(' | ')}`);
 }

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, createTable, recordFrames, tableReady, ply, clickSomething, shot } from './harness.mjs';
+import { startServer, launch, createTable, recordFrames, tableReady, ply, clickSomething, shot, violations } from './harness.mjs';
 
 let server;
 let browser;
@@ -60,6 +60,45 @@ test('four-seat Warrior Chess in four browser contexts', async () => {
   assert.ok(moved.size >= 3, `several seats acted: ${[...moved]}`);
   for (const [i, p] of pages.entries()) await shot(p.page, `warrior-four-seat-${i}`);
   for (const p of pages) await p.context.close();
+});
+
+test('four-seat Warrior: every seat sees its own King at the bottom, and flip turns the board', async () => {
+  const created = await createTable(server.url, { game: 'warrior', options: { players: '4' }, seats: ['human', 'human', 'human', 'human'], seed: 4 });
+  /** The screen box of a square. */
+  const box = async (page, cell) => page.locator(`#board [data-cell="${cell}"]`).boundingBox();
+  // From the catalog the page was sent: each army's seat and King's square.
+  for (const s of created.seats) {
+    const { context, page, frames } = await openSeat(server.url, created.table, s.link_token);
+    const catalog = JSON.parse(frames.received.find((f) => f.includes('"type":"catalog"'))).catalog;
+    const seat = JSON.parse(frames.received.find((f) => f.includes('"type":"view"'))).view.viewer.player;
+    const army = catalog.extra.armies.find((a) => a.seat === seat);
+    const king = army.king_square;
+    assert.match(await page.getAttribute(`#board [data-cell="${king}"]`, 'aria-label'), new RegExp(`${army.name} King`));
+    const board = await page.locator('#board svg').boundingBox();
+    const bottom = board.y + board.height;
+    const square = board.height / 8;
+    const k = await box(page, king);
+    assert.ok(Math.abs(k.y + k.height - bottom) < 2, `${army.name}'s King (${king}) is on the bottom row`);
+    // The whole home edge lies along the bottom, read left to right as the
+    // seat sees it from its side of the table.
+    const edge = { Red: ['a1', 'h1'], Green: ['h8', 'a8'], Blue: ['a8', 'a1'], Yellow: ['h1', 'h8'] }[army.name];
+    const [left, right] = [await box(page, edge[0]), await box(page, edge[1])];
+    assert.ok(Math.abs(left.y + left.height - bottom) < 2 && Math.abs(right.y + right.height - bottom) < 2, `${army.name}: ${edge.join('-')} along the bottom`);
+    assert.ok(Math.abs(left.x - board.x) < 2 && Math.abs(right.x + right.width - (board.x + board.width)) < 2, `${army.name}: ${edge[0]} bottom left, ${edge[1]} bottom right`);
+    await shot(page, `warrior-four-seat-side-${army.name.toLowerCase()}`);
+    if (army.name === 'Blue') assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) on a turned board');
+    // Flip: the King goes to the top row; flip again: back at the bottom.
+    await page.click('#flip');
+    // (The click may scroll the page: measure the board again.)
+    const top = (await page.locator('#board svg').boundingBox()).y;
+    const flipped = await box(page, king);
+    assert.ok(Math.abs(flipped.y - top) < 2 && flipped.height < square + 2, `flipped, ${army.name}'s King is on the top row`);
+    await page.click('#flip');
+    const again = await page.locator('#board svg').boundingBox();
+    const back = await box(page, king);
+    assert.ok(Math.abs(back.y + back.height - (again.y + again.height)) < 2, 'flipped back, the King is at the bottom again');
+    await context.close();
+  }
 });
 
 test('Lytharia in two contexts: neither page nor its frames hold the other hand', async () => {
@@ -380,12 +419,15 @@ test('a friend by link: the lobby gives the invitation, the friend opens it and 
   const other = await friend.newPage();
   await other.goto(link);
   await tableReady(other);
-  assert.match(await page.textContent('.clock'), /⏱ [45]:\d\d/);
+  assert.match(await page.textContent('.clock .time'), /^[45]:\d\d$/);
   // White moves on one screen; Black sees it and answers on the other.
   await page.click('#board [data-cell="d2"]');
   await page.click('#board [data-cell="d4"]');
   await other.waitForFunction(() => document.body.dataset.turn === 'mine');
   assert.match(await other.getAttribute('#board [data-cell="d4"]', 'aria-label'), /White Pawn/);
+  // The move that just came in is highlighted, where it started and ended.
+  assert.equal(await other.locator('#board [data-cell="d2"] .hl.last, #board [data-cell="d4"] .hl.last').count(), 2, 'the last move is highlighted');
+  assert.equal(await other.locator('#board .hl.last').count(), 2, 'and nothing else');
   await other.click('#board [data-cell="d7"]');
   await other.click('#board [data-cell="d5"]');
   await page.waitForFunction(() => document.body.dataset.turn === 'mine' && Number(document.body.dataset.ply) === 2);
@@ -412,6 +454,7 @@ test('hotseat Lytharia: the board is hidden between the two players', async () =
       assert.equal(await page.locator('#board svg').count(), 0, 'no board behind the pass screen');
       assert.equal(await page.locator('#zones .item, #log li, #moves li').count(), 0, 'no hand, log or moves behind it');
       await shot(page, 'lytharia-pass');
+      if (passes === 1) assert.deepEqual(await violations(page), [], 'WCAG 2.1 AA (axe-core) on the pass screen');
       await page.click('#pass-go');
     }
     await clickSomething(page, { pick: i });

@@ -63,13 +63,40 @@ pub struct LoadtestArgs {
     /// the database's `tabula` schema.
     #[arg(long, value_name = "URL", conflicts_with = "db")]
     pub database_url: Option<String>,
-    /// Group-commit the in-process server's appends (many tables' actions in
-    /// one transaction and one fsync; `tabula_store::GroupCommitter`).
-    #[arg(long, conflicts_with_all = ["url", "database_url"])]
+    /// Group-commit the in-process server's appends, as `tabula serve` does
+    /// (many tables' actions in one transaction and one durable commit;
+    /// `tabula_store::GroupCommitter`), with SQLite or PostgreSQL.
+    #[arg(long, conflicts_with = "url")]
     pub group_commit: bool,
+    /// Offer this many actions a second in all, spread evenly over the
+    /// tables (each table acts every `tables / rate` seconds), instead of
+    /// every seat answering its view at once: the latency then is the
+    /// server's at that load, not the queue of a saturated run.
+    #[arg(long, value_name = "ACTIONS_PER_SEC")]
+    pub rate: Option<f64>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// One table's pace under `--rate`: its actions are spaced `interval`
+/// apart from a phase of its own, so that the tables together offer the
+/// rate. A table that falls behind (its acknowledgements are slower than
+/// the interval) acts at once, without bursting to catch up.
+struct Schedule {
+    interval: Duration,
+    next: std::sync::Mutex<Instant>,
+}
+
+impl Schedule {
+    /// The moment the table's next action may be sent.
+    fn slot(&self) -> Instant {
+        let now = Instant::now();
+        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        let at = (*next).max(now);
+        *next = at + self.interval;
+        at
+    }
 }
 
 /// The games the tables cycle through: every game id, and four-seat
@@ -178,23 +205,19 @@ fn open_store(args: &LoadtestArgs) -> Result<(Arc<dyn Store + Send + Sync>, Opti
             (path.clone(), Some(path))
         }
     };
-    let opened: Arc<dyn Store + Send + Sync> = match &args.database_url {
-        Some(url) => {
-            Arc::from(tabula_store::open(None, Some(url)).context("opening the PostgreSQL store")?)
-        }
-        None => Arc::new(
+    let opened: Box<dyn Store + Send + Sync> = match &args.database_url {
+        Some(url) => tabula_store::open(None, Some(url)).context("opening the PostgreSQL store")?,
+        None => Box::new(
             SqliteStore::open(&path)
                 .with_context(|| format!("opening the game store {}", path.display()))?,
         ),
     };
     let temp = temp.filter(|_| args.database_url.is_none());
+    // As `tabula serve` runs it: one committer over the store.
     let store: Arc<dyn Store + Send + Sync> = if args.group_commit {
-        drop(opened);
-        let sqlite = SqliteStore::open(&path)
-            .with_context(|| format!("opening the game store {}", path.display()))?;
-        Arc::new(GroupCommitter::start(sqlite, 1024).context("starting the group committer")?)
+        Arc::new(GroupCommitter::start(opened, 512).context("starting the group committer")?)
     } else {
-        opened
+        Arc::from(opened)
     };
     Ok((store, temp))
 }
@@ -354,7 +377,8 @@ struct ToActLite {
 
 #[derive(Deserialize)]
 struct LegalLite {
-    action: Value,
+    /// Sent back as it came: kept as text, not read into a tree.
+    action: Box<serde_json::value::RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -403,6 +427,8 @@ struct Shared {
     budget: Arc<AtomicI64>,
     deadline: Option<Instant>,
     failed: AtomicBool,
+    /// The table's pace, under `--rate`.
+    schedule: Option<Arc<Schedule>>,
 }
 
 impl Shared {
@@ -426,6 +452,8 @@ impl Shared {
 /// The whole run's measurements.
 struct Report {
     tables: usize,
+    /// The actions a second offered under `--rate`.
+    offered: Option<f64>,
     connections: usize,
     games: usize,
     finished: usize,
@@ -528,10 +556,22 @@ async fn drive(args: &LoadtestArgs, target: &Target) -> Result<Report> {
         (None, d) => Until::Deadline(Instant::now() + Duration::from_secs_f64(d.unwrap_or(30.0))),
     };
     let started = Instant::now();
+    let interval = args
+        .rate
+        .map(|rate| Duration::from_secs_f64(args.tables as f64 / rate));
     let mut sockets = sockets.into_iter();
     let mut running = Vec::new();
     for (slot, table) in slots.iter().zip(opened) {
         let seats: Vec<Socket> = sockets.by_ref().take(slot.seats).collect();
+        // Table i starts i/tables of an interval in, so sends are spread.
+        let schedule = interval.map(|interval| {
+            Arc::new(Schedule {
+                interval,
+                next: std::sync::Mutex::new(
+                    started + interval.mul_f64(slot.index as f64 / args.tables as f64),
+                ),
+            })
+        });
         running.push(tokio::spawn(play_slot(
             target.addr,
             Arc::clone(slot),
@@ -539,6 +579,7 @@ async fn drive(args: &LoadtestArgs, target: &Target) -> Result<Report> {
             table,
             seats,
             until,
+            schedule,
         )));
     }
     let mut played = Vec::new();
@@ -610,6 +651,7 @@ async fn drive(args: &LoadtestArgs, target: &Target) -> Result<Report> {
         _ => None,
     };
     Ok(Report {
+        offered: args.rate,
         tables: args.tables,
         connections,
         games: played.len(),
@@ -626,7 +668,8 @@ async fn drive(args: &LoadtestArgs, target: &Target) -> Result<Report> {
         mismatched,
         store: match (&args.url, &args.database_url, args.group_commit) {
             (Some(url), _, _) => format!("the server at {url}"),
-            (None, Some(_), _) => "PostgreSQL".to_owned(),
+            (None, Some(_), true) => "PostgreSQL, group commit".to_owned(),
+            (None, Some(_), false) => "PostgreSQL".to_owned(),
             (None, None, true) => "SQLite, group commit".to_owned(),
             (None, None, false) => "SQLite".to_owned(),
         },
@@ -732,6 +775,7 @@ async fn play_slot(
     first: Opened,
     first_seats: Vec<Socket>,
     until: Until,
+    schedule: Option<Arc<Schedule>>,
 ) -> Result<(Vec<Played>, Vec<SeatEnd>)> {
     let (budget, deadline) = match until {
         Until::Actions(n) => (i64::try_from(n).unwrap_or(i64::MAX), None),
@@ -749,6 +793,7 @@ async fn play_slot(
             budget: Arc::clone(&budget),
             deadline,
             failed: AtomicBool::new(false),
+            schedule: schedule.clone(),
         });
         let table_seed = mix(seed, slot.index as u64, round);
         let mut seats = Vec::new();
@@ -826,8 +871,14 @@ async fn play_seat(mut socket: Socket, mut rng: GameRng, shared: Arc<Shared>) ->
                 let Some(choice) = rng.choose(&view.legal) else {
                     break;
                 };
-                let text =
-                    json!({"type": "action", "action": choice.action, "ply": view.ply}).to_string();
+                let text = format!(
+                    r#"{{"type":"action","action":{},"ply":{}}}"#,
+                    choice.action.get(),
+                    view.ply
+                );
+                if let Some(schedule) = &shared.schedule {
+                    tokio::time::sleep_until(schedule.slot().into()).await;
+                }
                 pace.wait().await;
                 if socket
                     .send(Message::Text(text.clone().into()))
@@ -949,6 +1000,7 @@ impl Report {
             "seconds": self.seconds,
             "acknowledged_actions": self.acked,
             "actions_per_second": self.rate(),
+            "offered_per_second": self.offered,
             "latency_ms": {"p50": p50, "p99": p99, "max": max},
             "actions_per_game": self.per_game,
             "faults": self.faults,
@@ -975,6 +1027,13 @@ impl Report {
             self.seconds,
             self.rate()
         )?;
+        if let Some(offered) = self.offered {
+            writeln!(
+                out,
+                "pace: {offered:.0} actions per second offered (each table acts every {:.0} ms)",
+                self.tables as f64 / offered * 1000.0
+            )?;
+        }
         writeln!(
             out,
             "latency: p50 {p50:.1} ms, p99 {p99:.1} ms, max {max:.1} ms"

@@ -81,6 +81,7 @@ fn follow(url: &str, app: &App) -> Result<()> {
     let runtime = tokio::runtime::Handle::current();
     let app = app.clone();
     let url = url.to_owned();
+    app.hear_changes();
     // The PostgreSQL client runs its own runtime: it connects and waits on
     // this plain thread, never on one of tokio's.
     std::thread::Builder::new()
@@ -104,7 +105,7 @@ fn follow(url: &str, app: &App) -> Result<()> {
                     continue;
                 };
                 match open.recv(std::time::Duration::from_secs(5)) {
-                    Ok(Some((key, _plies))) => runtime.block_on(app.changed_elsewhere(key)),
+                    Ok(Some((key, plies))) => runtime.block_on(app.heard(key, plies)),
                     Ok(None) => {}
                     Err(error) => {
                         tracing::warn!(%error, "the notification connection failed; reconnecting");

@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use common::{Client, http};
+use common::{Client, http, token};
 
 struct Serving {
     child: Child,
@@ -89,18 +89,6 @@ async fn create(addr: SocketAddr, player: &str, request: Value) -> Value {
     .await;
     assert_eq!(reply.status, 201, "{}", reply.body);
     reply.json()
-}
-
-fn token(created: &Value, seat: usize) -> String {
-    created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["seat"] == seat)
-        .unwrap()["link_token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 async fn next_view(client: &mut Client) -> Value {

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tabula_core::protocol::{Event, EventKind, FaultKind, Holding, Zone};
@@ -151,8 +152,12 @@ pub struct SeatView {
 }
 
 /// Everything one viewer may know of a table, in one shape for every game.
+///
+/// The board is a JSON tree by default; [`Table::typed_view`] gives it as
+/// the game's own typed view ([`crate::BoardView`]), which encodes to the
+/// same JSON, faster.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TableView {
+pub struct TableView<B = serde_json::Value> {
     /// The game.
     pub game: GameId,
     /// The options that differ from the book's game.
@@ -187,7 +192,7 @@ pub struct TableView {
     /// The zones off the board (hands, Reserves, the Bank).
     pub zones: Vec<Zone>,
     /// The board and the rest of the game's state, in the game's own shape.
-    pub board: serde_json::Value,
+    pub board: B,
 }
 
 #[derive(Debug, Clone)]
@@ -203,7 +208,10 @@ struct Turn {
 #[derive(Debug, Clone)]
 pub struct Table {
     game: AnyGame,
-    history: Vec<Turn>,
+    /// Shared turns: a table is cloned for every action tried on it (the
+    /// server applies to a copy, stores, then swaps), and a long history
+    /// of per-viewer notation and events is then copied by pointer.
+    history: Vec<Arc<Turn>>,
     ending: Option<Outcome>,
     draw_offer: Option<Team>,
 }
@@ -354,11 +362,11 @@ impl Table {
             .get(self.slot(viewer))
             .map(|(_, e)| e.clone())
             .unwrap_or_default();
-        self.history.push(Turn {
+        self.history.push(Arc::new(Turn {
             player,
             canonical: played.text.canonical,
             seen: played.seen,
-        });
+        }));
         Ok(mine)
     }
 
@@ -403,6 +411,28 @@ impl Table {
     pub fn restore_ending(&mut self, outcome: Outcome) {
         if self.game.outcome().is_none() {
             self.ending = Some(outcome);
+        }
+    }
+
+    /// The team whose draw offer stands.
+    pub fn draw_offer(&self) -> Option<Team> {
+        self.draw_offer
+    }
+
+    /// Restores the draw offer `team` made when the table had `ply`
+    /// actions (read back from storage): it stands again if the game is not
+    /// over and no seat of another team has acted since, as it would have
+    /// at a table that never stopped.
+    pub fn restore_draw_offer(&mut self, team: Team, ply: usize) {
+        if self.outcome().is_some() || self.draws().is_err() || ply > self.history.len() {
+            return;
+        }
+        let seating = self.game.seating();
+        let answered = self.history[ply..]
+            .iter()
+            .any(|t| t.player.is_some_and(|p| seating.team(p) != Some(team)));
+        if !answered {
+            self.draw_offer = Some(team);
         }
     }
 
@@ -501,6 +531,16 @@ impl Table {
 
     /// Everything `viewer` may know of the table.
     pub fn view(&self, viewer: Viewer) -> TableView {
+        self.view_with(viewer, AnyGame::view)
+    }
+
+    /// [`Table::view`] with the board as the game's typed view: the same
+    /// JSON once encoded, without the intermediate tree.
+    pub fn typed_view(&self, viewer: Viewer) -> TableView<crate::BoardView> {
+        self.view_with(viewer, AnyGame::board_view)
+    }
+
+    fn view_with<B>(&self, viewer: Viewer, board: impl Fn(&AnyGame, Viewer) -> B) -> TableView<B> {
         let game = &self.game;
         let seating = game.seating();
         let slot = self.slot(viewer);
@@ -566,7 +606,7 @@ impl Table {
             table_actions: self.table_actions(viewer),
             draw_offer: self.draw_offer,
             zones: game.zones(viewer),
-            board: game.view(viewer),
+            board: board(game, viewer),
         }
     }
 }

@@ -52,6 +52,11 @@ fn check_protocol(table: &Table, catalog_cells: &HashSet<String>, here: &str) {
     for viewer in viewers {
         let view = table.view(viewer);
         let json = serde_json::to_value(&view).unwrap();
+        // What the server sends is the typed view's encoding: the same JSON.
+        let typed: serde_json::Value =
+            serde_json::from_str(&serde_json::to_string(&table.typed_view(viewer)).unwrap())
+                .unwrap();
+        assert_eq!(typed, json, "{here}: the typed view encodes differently");
         for field in [
             "game", "viewer", "ply", "seats", "to_act", "moves", "legal", "zones", "board",
         ] {

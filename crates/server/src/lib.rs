@@ -82,6 +82,10 @@ pub struct App {
     limits: Limits,
     /// Set once the server is shutting down: every connection says goodbye.
     closing: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Set once the store's change notifications are followed
+    /// ([`App::hear_changes`]): tables then note the notifications their
+    /// own writes will echo, so as not to reload on them.
+    hearing: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl std::fmt::Debug for App {
@@ -198,6 +202,7 @@ impl App {
             tables: Arc::new(Mutex::new(HashMap::new())),
             limits,
             closing: Arc::new(tokio::sync::watch::channel(false).0),
+            hearing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
         }
     }
 
@@ -303,6 +308,7 @@ impl App {
             clock: request.clock,
             created_ms: clock::now_ms(),
             rematch: None,
+            draw_offer: None,
         };
         self.open(setup, asker.address).await
     }
@@ -356,6 +362,7 @@ impl App {
             clock,
             address,
             Arc::clone(&self.store),
+            Arc::clone(&self.hearing),
         );
         live.start()
             .await
@@ -412,6 +419,7 @@ impl App {
                         .map_err(|e| WireFault::new("unavailable", e.to_string()))?,
                     created_ms: clock::now_ms(),
                     rematch: None,
+                    draw_offer: None,
                     ..setup
                 };
                 let created = self

@@ -97,6 +97,7 @@ impl App {
             clock,
             None,
             Arc::clone(&self.store),
+            Arc::clone(&self.hearing),
         );
         live.resume_clock().await;
         let live = {
@@ -135,10 +136,31 @@ impl App {
         }
     }
 
+    /// The store told that game `key` changed and now has `plies` actions
+    /// (`tabula_store::postgres::Listener`): the echo of one of this
+    /// server's own writes is passed over, anything else is
+    /// [`App::changed_elsewhere`].
+    pub async fn heard(&self, key: GameKey, plies: u64) {
+        if let Some(table) = self.table(key)
+            && table.own_echo(plies)
+        {
+            return;
+        }
+        self.changed_elsewhere(key).await;
+    }
+
+    /// From now on the store's notifications are followed ([`App::heard`]):
+    /// every table notes the echoes its own writes will make.
+    pub fn hear_changes(&self) {
+        self.hearing
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
     /// Reads every live table back from the store (after notifications may
     /// have been missed).
     pub async fn reload_all(&self) {
         for table in self.all_tables() {
+            table.forget_echoes();
             table.changed_elsewhere().await;
         }
     }

@@ -3,7 +3,9 @@
 //! connection it changed. Every change is appended to the store before it
 //! is made in memory and announced.
 
+use std::collections::VecDeque;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
 use serde::{Deserialize, Serialize};
@@ -151,6 +153,18 @@ pub(crate) struct Setup {
     /// The rematch table, once asked for.
     #[serde(default)]
     pub rematch: Option<i64>,
+    /// The draw offer last made or declined: the team, and the number of
+    /// actions when it was made (it still stands if nobody of the other
+    /// team has acted since).
+    #[serde(default)]
+    pub draw_offer: Option<StoredOffer>,
+}
+
+/// A draw offer as the setup stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct StoredOffer {
+    pub team: tabula_core::Team,
+    pub ply: usize,
 }
 
 /// A seat as `GET /api/me/tables` and the `info` of a view name it.
@@ -173,6 +187,23 @@ struct State {
     /// Counts changes, so a flag timer knows whether it is still current.
     generation: u64,
     setup: Setup,
+    /// Views already encoded at this generation, one per viewer: every
+    /// connection of a viewer shares one encoding per change.
+    views: ViewCache,
+}
+
+#[derive(Default)]
+struct ViewCache {
+    generation: u64,
+    texts: Vec<(Viewer, Arc<str>)>,
+}
+
+/// What a connection sends after a change, read under one lock: the
+/// viewer's view as JSON text (shared), the seats and the clock.
+pub(crate) struct ViewParts {
+    pub view: Arc<str>,
+    pub seats: Vec<SeatInfo>,
+    pub clock: Option<ClockView>,
 }
 
 /// One live table.
@@ -188,7 +219,18 @@ pub struct LiveTable {
     fixed: Setup,
     /// Held while a rematch is made, so two askers get one table.
     rematching: Mutex<()>,
+    /// The catalog message, once encoded (the game and its options are fixed).
+    catalog_text: std::sync::OnceLock<Arc<str>>,
+    /// Whether the store's notifications are followed (the app's flag).
+    hearing: Arc<AtomicBool>,
+    /// The action counts the notifications of this server's own writes
+    /// will carry, oldest first, while they are followed.
+    echoes: std::sync::Mutex<VecDeque<u64>>,
 }
+
+/// At most this many echoes are awaited per table: more means some were
+/// lost (they are cleared on every reload anyway).
+const MAX_ECHOES: usize = 256;
 
 impl std::fmt::Debug for LiveTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -249,7 +291,26 @@ pub(crate) fn replay(
             clock.advance(decider, player_to_act(&table), at);
         }
     }
+    if let Some(offer) = setup.draw_offer {
+        table.restore_draw_offer(offer.team, offer.ply);
+    }
     Ok((table, chance, clock))
+}
+
+fn seat_infos(state: &State) -> Vec<SeatInfo> {
+    let game = state.table.game();
+    state
+        .setup
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| SeatInfo {
+            seat: i as u8,
+            name: game.player_name(Player(i as u8)),
+            kind: *kind,
+            claimed: state.setup.claims[i].is_some(),
+        })
+        .collect()
 }
 
 fn player_to_act(table: &Table) -> Option<Player> {
@@ -260,6 +321,8 @@ fn player_to_act(table: &Table) -> Option<Player> {
 }
 
 impl LiveTable {
+    // The table's parts, each from its own source (new or resumed).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         key: GameKey,
         table: Table,
@@ -268,6 +331,7 @@ impl LiveTable {
         clock: Option<Clock>,
         address: Option<IpAddr>,
         store: Arc<dyn Store + Send + Sync>,
+        hearing: Arc<AtomicBool>,
     ) -> Arc<Self> {
         Arc::new_cyclic(|me| LiveTable {
             key,
@@ -280,10 +344,14 @@ impl LiveTable {
                 clock,
                 generation: 0,
                 setup,
+                views: ViewCache::default(),
             }),
             changed: broadcast::channel(16).0,
             store,
             rematching: Mutex::new(()),
+            catalog_text: std::sync::OnceLock::new(),
+            hearing,
+            echoes: std::sync::Mutex::new(VecDeque::new()),
         })
     }
 
@@ -332,7 +400,7 @@ impl LiveTable {
             None => {
                 let mut setup = state.setup.clone();
                 setup.claims[seat.index()] = Some(player.clone());
-                self.save_setup(&setup).await?;
+                self.save_setup(&setup, state.table.ply()).await?;
                 state.setup = setup;
                 Ok(())
             }
@@ -357,19 +425,7 @@ impl LiveTable {
     /// The seats as a listing shows them.
     pub(crate) async fn seat_infos(&self) -> Vec<SeatInfo> {
         let state = self.state.lock().await;
-        let game = state.table.game();
-        state
-            .setup
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, kind)| SeatInfo {
-                seat: i as u8,
-                name: game.player_name(Player(i as u8)),
-                kind: *kind,
-                claimed: state.setup.claims[i].is_some(),
-            })
-            .collect()
+        seat_infos(&state)
     }
 
     /// Whether the game is over, and its result in words.
@@ -407,7 +463,7 @@ impl LiveTable {
         let mut state = self.state.lock().await;
         let mut setup = state.setup.clone();
         setup.rematch = Some(table);
-        self.save_setup(&setup).await?;
+        self.save_setup(&setup, state.table.ply()).await?;
         state.setup = setup;
         drop(state);
         let _ = self.changed.send(());
@@ -424,17 +480,64 @@ impl LiveTable {
     pub async fn view(&self, viewer: Viewer) -> TableView {
         let state = self.state.lock().await;
         let mut view = state.table.view(viewer);
+        view.table_actions
+            .extend(self.server_actions(&state, viewer));
+        view
+    }
+
+    /// The table actions the server adds for `viewer`.
+    fn server_actions(&self, state: &State, viewer: Viewer) -> Vec<TableAction> {
+        let mut actions = Vec::new();
         if let Viewer::Player(seat) = viewer
             && self.is_human(seat)
         {
-            if self.can_take_back(&state, seat).is_ok() {
-                view.table_actions.push(TableAction::Takeback);
+            if self.can_take_back(state, seat).is_ok() {
+                actions.push(TableAction::Takeback);
             }
             if state.table.outcome().is_some() {
-                view.table_actions.push(TableAction::Rematch);
+                actions.push(TableAction::Rematch);
             }
         }
-        view
+        actions
+    }
+
+    /// `viewer`'s view as JSON text, the seats and the clock, under one
+    /// lock. The view is encoded once per change and viewer, whatever the
+    /// number of connections.
+    pub(crate) async fn view_parts(&self, viewer: Viewer) -> Result<ViewParts, WireFault> {
+        let mut state = self.state.lock().await;
+        if state.views.generation != state.generation {
+            state.views = ViewCache {
+                generation: state.generation,
+                texts: Vec::new(),
+            };
+        }
+        let cached = state
+            .views
+            .texts
+            .iter()
+            .find(|(v, _)| *v == viewer)
+            .map(|(_, text)| Arc::clone(text));
+        let view = match cached {
+            Some(text) => text,
+            None => {
+                let mut view = state.table.typed_view(viewer);
+                view.table_actions
+                    .extend(self.server_actions(&state, viewer));
+                let text: Arc<str> = serde_json::to_string(&view)
+                    .map_err(|e| {
+                        WireFault::new("unavailable", format!("cannot encode the view: {e}"))
+                    })?
+                    .into();
+                state.views.texts.push((viewer, Arc::clone(&text)));
+                text
+            }
+        };
+        Ok(ViewParts {
+            view,
+            seats: seat_infos(&state),
+            clock: state.clock.as_ref().map(|c| c.view(now_ms())),
+        })
     }
 
     /// The clock as it stands, if the table has one.
@@ -473,6 +576,27 @@ impl LiveTable {
     /// The catalog of the table's game.
     pub async fn catalog(&self) -> tabula_core::protocol::Catalog {
         self.state.lock().await.table.game().catalog()
+    }
+
+    /// The catalog message as text, encoded once per table (Lytharia's is
+    /// about 150 KB, and every connection starts with it).
+    pub(crate) async fn catalog_message(&self) -> Result<Arc<str>, WireFault> {
+        if let Some(text) = self.catalog_text.get() {
+            return Ok(Arc::clone(text));
+        }
+        #[derive(Serialize)]
+        struct CatalogMessage<'a> {
+            r#type: &'static str,
+            catalog: &'a tabula_core::protocol::Catalog,
+        }
+        let catalog = self.catalog().await;
+        let text: Arc<str> = serde_json::to_string(&CatalogMessage {
+            r#type: "catalog",
+            catalog: &catalog,
+        })
+        .map_err(|e| WireFault::new("unavailable", format!("cannot encode the catalog: {e}")))?
+        .into();
+        Ok(Arc::clone(self.catalog_text.get_or_init(|| text)))
     }
 
     /// The game's record: every action for a perfect-information game, as
@@ -599,6 +723,19 @@ impl LiveTable {
             }
             Request::Table(TableAction::Takeback | TableAction::Rematch) => {
                 return Err(WireFault::new("illegal", "not a change of the game"));
+            }
+        }
+        if next.draw_offer() != state.table.draw_offer() && next.outcome().is_none() {
+            // Offers and refusals are no actions of the record: the setup
+            // keeps the standing one, stored before anyone is told.
+            let mut setup = state.setup.clone();
+            setup.draw_offer = next.draw_offer().map(|team| StoredOffer {
+                team,
+                ply: next.ply(),
+            });
+            if setup.draw_offer.is_some() || matches!(request, Request::Table(_)) {
+                self.save_setup(&setup, state.table.ply()).await?;
+                state.setup = setup;
             }
         }
         self.commit(state, next, chance, decided).await
@@ -729,6 +866,14 @@ impl LiveTable {
             .await
             .map_err(|e| WireFault::new("unavailable", format!("the store's worker failed: {e}")))?
             .map_err(|e| WireFault::store(&e))?;
+        self.expect_echoes([keep as u64]);
+        if state.setup.draw_offer.is_some_and(|o| o.ply > keep) {
+            // The offer was made after the position taken back to.
+            let mut setup = state.setup.clone();
+            setup.draw_offer = None;
+            self.save_setup(&setup, keep).await?;
+            state.setup = setup;
+        }
         state.table = table;
         state.chance = chance;
         if let Some(clock) = &mut state.clock {
@@ -751,6 +896,7 @@ impl LiveTable {
         }
         let store = Arc::clone(&self.store);
         let key = self.key;
+        let (count, has_outcome) = (actions.len() as u64, outcome.is_some());
         let written = tokio::task::spawn_blocking(move || -> Result<(), StoreError> {
             if !actions.is_empty() {
                 let batch: Vec<_> = actions
@@ -769,7 +915,12 @@ impl LiveTable {
         })
         .await;
         match written {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => {
+                // One notification per action, then one for the result.
+                let end = from + count;
+                self.expect_echoes((from + 1..=end).chain(has_outcome.then_some(end)));
+                Ok(())
+            }
             Ok(Err(StoreError::Conflict { .. })) => Err(WireFault::new(
                 "stale",
                 "another server played at this table first: choose again on the fresh view",
@@ -809,6 +960,43 @@ impl LiveTable {
         Ok(())
     }
 
+    /// Notes that a write of this server will be echoed by notifications
+    /// carrying these action counts (when notifications are followed).
+    fn expect_echoes(&self, plies: impl IntoIterator<Item = u64>) {
+        if !self.hearing.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut echoes = self.echoes.lock().unwrap_or_else(|e| e.into_inner());
+        echoes.extend(plies);
+        while echoes.len() > MAX_ECHOES {
+            echoes.pop_front();
+        }
+    }
+
+    /// Awaits no echo any more (notifications were missed: every table is
+    /// read back).
+    pub(crate) fn forget_echoes(&self) {
+        self.echoes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// Whether a notification carrying `plies` is the next echo of this
+    /// server's own writes (then it is used up). A notification of another
+    /// server's write never matches where this server wrote nothing, and
+    /// where both did, the later of the two matches nothing and reloads:
+    /// every change of another server is read back.
+    pub(crate) fn own_echo(&self, plies: u64) -> bool {
+        let mut echoes = self.echoes.lock().unwrap_or_else(|e| e.into_inner());
+        if echoes.front() == Some(&plies) {
+            echoes.pop_front();
+            true
+        } else {
+            false
+        }
+    }
+
     /// Another server instance changed the game (a PostgreSQL
     /// notification): read it back, whatever changed (actions, result,
     /// claims), and let a computer seat to act think.
@@ -822,8 +1010,10 @@ impl LiveTable {
     }
 
     /// Stores the table's setup (claims, rematch) with its game.
-    async fn save_setup(&self, setup: &Setup) -> Result<(), WireFault> {
-        crate::meta::save(&self.store, self.key, setup).await
+    async fn save_setup(&self, setup: &Setup, ply: usize) -> Result<(), WireFault> {
+        crate::meta::save(&self.store, self.key, setup).await?;
+        self.expect_echoes([ply as u64]);
+        Ok(())
     }
 
     /// After a restart: the running clock goes on from now with the time

@@ -10,7 +10,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabula_core::Viewer;
 use tabula_games::{ActionInput, TableAction};
@@ -134,9 +134,16 @@ pub(crate) async fn connect(
     }
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
+        // Clients send small messages; the default 128 KiB read buffer is
+        // zeroed on every read and held by every connection.
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| play(socket, app, table, viewer))
         .into_response())
 }
+
+/// The WebSocket read buffer: a client's messages are actions of a few
+/// hundred bytes (longer ones take several reads, up to [`MAX_MESSAGE`]).
+const READ_BUFFER: usize = 4 * 1024;
 
 fn message(value: Value) -> Message {
     Message::Text(value.to_string().into())
@@ -146,18 +153,39 @@ fn fault_message(fault: &WireFault) -> Message {
     message(json!({"type": "fault", "fault": fault}))
 }
 
+/// The view message, written straight to text around the viewer's
+/// already encoded view (shared by its connections).
 async fn view_message(table: &LiveTable, viewer: Viewer) -> Message {
-    let view = table.view(viewer).await;
-    let info = json!({
-        "table": table.key().0,
-        "you": match viewer { Viewer::Player(p) => Some(p.index()), _ => None },
-        "seats": table.seat_infos().await,
-    });
-    let mut body = json!({"type": "view", "view": view, "info": info});
-    if let Some(clock) = table.clock().await {
-        body["clock"] = json!(clock);
+    #[derive(Serialize)]
+    struct Info<'a> {
+        table: i64,
+        you: Option<usize>,
+        seats: &'a [crate::table::SeatInfo],
     }
-    message(body)
+    let parts = match table.view_parts(viewer).await {
+        Ok(parts) => parts,
+        Err(fault) => return fault_message(&fault),
+    };
+    let info = Info {
+        table: table.key().0,
+        you: match viewer {
+            Viewer::Player(p) => Some(p.index()),
+            _ => None,
+        },
+        seats: &parts.seats,
+    };
+    let mut text = String::with_capacity(parts.view.len() + 512);
+    text.push_str(r#"{"type":"view","view":"#);
+    text.push_str(&parts.view);
+    text.push_str(r#","info":"#);
+    // Plain structs of numbers and strings: encoding cannot fail.
+    text.push_str(&serde_json::to_string(&info).unwrap_or_else(|_| "null".to_owned()));
+    if let Some(clock) = &parts.clock {
+        text.push_str(r#","clock":"#);
+        text.push_str(&serde_json::to_string(clock).unwrap_or_else(|_| "null".to_owned()));
+    }
+    text.push('}');
+    Message::Text(text.into())
 }
 
 async fn rematch_message(
@@ -183,12 +211,11 @@ async fn play(mut socket: WebSocket, app: App, table: Arc<LiveTable>, viewer: Vi
     let mut bucket = Bucket::new(&app.limits);
     let mut told_rematch = table.rematch().await.is_some();
     tracing::info!(table = %table.key(), ?viewer, "connected");
-    let catalog = table.catalog().await;
-    if socket
-        .send(message(json!({"type": "catalog", "catalog": catalog})))
-        .await
-        .is_err()
-    {
+    let catalog = match table.catalog_message().await {
+        Ok(text) => Message::Text(text.to_string().into()),
+        Err(fault) => fault_message(&fault),
+    };
+    if socket.send(catalog).await.is_err() {
         return;
     }
     if socket

@@ -464,12 +464,7 @@ async fn an_oversized_message_closes_the_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_plays_through_the_websocket() {
     // Whole games as fast as the test sends: no rate limit.
-    let server = start_with(tabula_server::Limits {
-        messages_per_second: 100_000,
-        message_burst: 100_000,
-        ..Default::default()
-    })
-    .await;
+    let server = start_unlimited().await;
     let games = [
         ("chess", json!({})),
         ("epoch", json!({})),
@@ -638,12 +633,7 @@ async fn a_flood_of_messages_is_slowed_down() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lytharia_views_are_the_tables_views_for_each_viewer() {
     // A whole game as fast as the test can send: no rate limit.
-    let server = start_with(tabula_server::Limits {
-        messages_per_second: 100_000,
-        message_burst: 100_000,
-        ..Default::default()
-    })
-    .await;
+    let server = start_unlimited().await;
     let created = create(
         &server,
         json!({"game": "lytharia", "seats": ["human", "human"], "seed": 21}),

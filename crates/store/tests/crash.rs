@@ -276,6 +276,10 @@ struct Seen {
     /// Imports acknowledged: key to game number and action count.
     imported: BTreeMap<i64, (u64, usize)>,
     errors: Vec<String>,
+    /// How many writer threads (game `no` is thread `no % threads`'s).
+    threads: u64,
+    /// Each thread's streamed game under way, if its last line was of one.
+    streaming: BTreeMap<u64, i64>,
 }
 
 /// A line of the writer, as far as the stopping point cares.
@@ -295,12 +299,30 @@ where
 }
 
 impl Seen {
+    fn new(threads: u64) -> Self {
+        Seen {
+            threads,
+            ..Seen::default()
+        }
+    }
+
+    /// Whether some thread is in the middle of a streamed game: past its
+    /// first acknowledged action and short of its last.
+    fn stream_under_way(&self) -> bool {
+        self.streaming.values().any(|key| {
+            let n = self.acks.get(key).map_or(0, Vec::len);
+            (1..PLIES_PER_GAME - 1).contains(&n)
+        })
+    }
+
     fn record(&mut self, line: &str) -> Event {
         let parts: Vec<&str> = line.splitn(4, ' ').collect();
         match parts.as_slice() {
             ["game", key, no] => {
-                let old = self.streams.insert(num(key), num(no));
+                let no: u64 = num(no);
+                let old = self.streams.insert(num(key), no);
                 assert!(old.is_none(), "game {key} announced twice");
+                self.streaming.insert(no % self.threads.max(1), num(key));
                 Event::Other
             }
             ["ack", key, ply, action] => {
@@ -319,6 +341,7 @@ impl Seen {
             ["importing", no] => {
                 let no = num(no);
                 assert!(self.importing.insert(no), "import {no} begun twice");
+                self.streaming.remove(&(no % self.threads.max(1)));
                 Event::Importing(no)
             }
             ["imported", key, no, n] => {
@@ -405,7 +428,7 @@ fn crash_and_check(backend: &Backend, plan: &Plan) {
             }
         }
     });
-    let mut seen = Seen::default();
+    let mut seen = Seen::new(plan.threads);
     let mut stopped: Option<(Event, usize, usize)> = None;
     let deadline = started + TIME_LIMIT;
     loop {
@@ -422,9 +445,13 @@ fn crash_and_check(backend: &Backend, plan: &Plan) {
             ),
         };
         let event = seen.record(&line);
+        // With several threads, the stop also lands while another thread
+        // streams a game, so the check sees one cut short.
         let at = match event {
             Event::Ack { ply, .. } => plan.at == At::Ack && (5..=30).contains(&ply),
-            Event::Importing(_) => plan.at == At::Import,
+            Event::Importing(_) => {
+                plan.at == At::Import && (plan.threads < 2 || seen.stream_under_way())
+            }
             Event::Other => false,
         };
         if stopped.is_none()

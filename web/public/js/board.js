@@ -7,7 +7,7 @@ import { drawPiece, pieceName, svg } from './pieces.js';
 
 /**
  * @typedef {{
- *   catalog: any, view: any, flip: boolean,
+ *   catalog: any, view: any, turn: number,
  *   selected: string|null, targets: Set<string>, touched: Set<string>,
  *   last: Set<string>, check?: Set<string>, clickable: Set<string>, readOnly: boolean,
  *   onCell: (cell: string) => void, onHover: (cell: string|null) => void,
@@ -41,9 +41,11 @@ function describe(catalog, view, p) {
 
 /**
  * The marks a piece carries beside its artwork (states, weapons, Blood).
- * @param {SVGElement} g @param {any} p
+ * `turn` is the board's rotation on screen, so the Swords' arrow points
+ * where its facing lies on the board as drawn.
+ * @param {SVGElement} g @param {any} p @param {number} turn
  */
-function decorate(g, p) {
+function decorate(g, p, turn) {
   if (p.enhanced) g.append(badge(82, 16, '+', '#1f7a2e', 'enhanced'));
   if (p.restricted) g.append(badge(82, 16, '−', '#9b2020', 'restricted'));
   if (p.dormant) {
@@ -55,7 +57,7 @@ function decorate(g, p) {
     p.weapons.forEach((/** @type {string} */ w, i) => g.append(badge(16 + i * 22, 90, letters[w] || w[0].toUpperCase(), '#333', w)));
   }
   if (p.facing) {
-    const angle = { north: 0, east: 90, south: 180, west: 270 }[p.facing] || 0;
+    const angle = (({ north: 0, east: 90, south: 180, west: 270 }[p.facing] || 0) + turn) % 360;
     const arrow = svg('path', { d: 'M50 2l8 12h-16z', fill: '#c00', stroke: '#fff', 'stroke-width': 1.5, transform: `rotate(${angle} 50 50)` });
     g.append(arrow);
   }
@@ -84,9 +86,8 @@ function badge(/** @type {number} */ x, /** @type {number} */ y, /** @type {stri
  * One cell's group: background, highlights, piece, and its keyboard button.
  * @param {BoardInput} input @param {string} cell @param {string} transform
  * @param {(g: SVGElement) => void} background @param {(cls: string) => SVGElement} outline
- * @param {string} coordinate
  */
-function cellGroup(input, cell, transform, background, outline, coordinate) {
+function cellGroup(input, cell, transform, background, outline) {
   const { catalog, view } = input;
   const g = svg('g', { transform, 'data-cell': cell, class: 'cell' });
   background(g);
@@ -104,7 +105,7 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
       // One's own face-down troop: seen by its owner, hidden from the other.
       art.append(badge(18, 16, '?', '#555', 'face down'));
     }
-    decorate(art, piece);
+    decorate(art, piece, catalog.board.shape === 'hexes' ? 0 : input.turn);
     if (view.game === 'lytharia' && !ROLES.has(piece.piece)) {
       // A troop whose card this viewer knows: a short name and its Att/Def.
       const kind = (catalog.pieces || []).find((/** @type {any} */ k) => k.id === piece.piece);
@@ -136,7 +137,11 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
     dmg.textContent = `-${forecasts[0].damage}`;
     g.append(dmg);
   }
-  const label = `${cell}${piece ? `, ${describe(catalog, view, piece)}` : ', empty'}${input.targets.has(cell) ? ', a legal destination' : ''}${predicted}`;
+  // What is written on the cell (the piece's letter, its marks, a forecast)
+  // is said too, so that the name holds every word one can see on it.
+  const written = [...g.querySelectorAll('text')].map((t) => (t.textContent || '').trim()).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  for (const t of g.querySelectorAll('text')) t.textContent = `${t.textContent} `;
+  const label = `${cell}${piece ? `, ${describe(catalog, view, piece)}` : ', empty'}${written.length ? `, marked ${written.join(' ')}` : ''}${input.targets.has(cell) ? ', a legal destination' : ''}${predicted}`;
   g.setAttribute('aria-label', label);
   const title = svg('title');
   title.textContent = label;
@@ -149,20 +154,19 @@ function cellGroup(input, cell, transform, background, outline, coordinate) {
   } else {
     g.setAttribute('role', 'img');
   }
-  if (coordinate) {
-    const t = svg('text', { x: 4, y: 96, 'font-size': 14, class: 'coord', 'aria-hidden': 'true' });
-    t.textContent = coordinate;
-    g.append(t);
-  }
   g.addEventListener('click', () => input.onCell(cell));
-  g.addEventListener('keydown', (/** @type {any} */ e) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      input.onCell(cell);
-    }
-  });
   g.addEventListener('mouseenter', () => input.onHover(cell));
-  g.addEventListener('focus', () => input.onHover(cell));
+  if (active) {
+    // Only cells one can act on take keyboard focus (Chromium makes any SVG
+    // element with a focus listener a Tab stop: not the whole board).
+    g.addEventListener('keydown', (/** @type {any} */ e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        input.onCell(cell);
+      }
+    });
+    g.addEventListener('focus', () => input.onHover(cell));
+  }
   return g;
 }
 
@@ -196,25 +200,50 @@ export function drawBoard(input) {
   return input.catalog.board.shape === 'hexes' ? drawHexes(input) : drawSquares(input);
 }
 
+/**
+ * Where a square is drawn: its column and row on screen, for the board
+ * turned clockwise by `turn` degrees from the first seat's view (a1 at the
+ * bottom left). 180 is the far side; 90 and 270 the sides of four-seat
+ * Warrior's Yellow and Blue, whose Kings start on the h- and a-files.
+ * @param {number} fi @param {number} ri @param {number} nf @param {number} nr @param {number} turn
+ */
+export function squareAt(fi, ri, nf, nr, turn) {
+  if (turn === 90) return { col: ri, row: fi };
+  if (turn === 180) return { col: nf - 1 - fi, row: ri };
+  if (turn === 270) return { col: nr - 1 - ri, row: nf - 1 - fi };
+  return { col: fi, row: nr - 1 - ri };
+}
+
 /** @param {BoardInput} input */
 function drawSquares(input) {
   const { files, ranks } = input.catalog.board;
-  const w = files.length * SQUARE;
-  const h = ranks.length * SQUARE;
-  const root = /** @type {SVGSVGElement} */ (svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'board squares', role: 'group', 'aria-label': 'Board' }));
+  const turn = ((input.turn % 360) + 360) % 360;
+  const sideways = turn === 90 || turn === 270;
+  const cols = sideways ? ranks.length : files.length;
+  const rows = sideways ? files.length : ranks.length;
+  const w = cols * SQUARE;
+  const h = rows * SQUARE;
+  const root = /** @type {SVGSVGElement} */ (svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'board squares', role: 'group', 'aria-label': 'Board', 'data-turn': String(turn) }));
   const zones = commandZones(input.catalog, input.view);
   const command = input.catalog.extra && input.catalog.extra.command_square;
+  const coords = svg('g', { class: 'coords', 'aria-hidden': 'true', 'pointer-events': 'none' });
   files.forEach((/** @type {string} */ file, fi) => {
     ranks.forEach((/** @type {string} */ rank, ri) => {
       const cell = `${file}${rank}`;
-      const x = (input.flip ? files.length - 1 - fi : fi) * SQUARE;
-      const y = (input.flip ? ri : ranks.length - 1 - ri) * SQUARE;
+      const { col, row } = squareAt(fi, ri, files.length, ranks.length, turn);
       const dark = (fi + ri) % 2 === 0;
-      const bottomRow = input.flip ? ri === ranks.length - 1 : ri === 0;
-      const leftCol = input.flip ? fi === files.length - 1 : fi === 0;
-      const coordinate = `${bottomRow ? file : ''}${leftCol ? rank : ''}`;
+      // The bottom row names what runs along it (files, or ranks when the
+      // board is sideways), the left column the other.
+      const along = `${row === rows - 1 ? (sideways ? rank : file) : ''}`;
+      const up = `${col === 0 ? (sideways ? file : rank) : ''}`;
+      const coordinate = sideways ? `${up}${along}` : `${along}${up}`;
+      if (coordinate) {
+        const t = svg('text', { x: col * SQUARE + 4, y: row * SQUARE + 95, 'font-size': 18, class: 'coord' });
+        t.textContent = coordinate;
+        coords.append(t);
+      }
       const g = cellGroup(
-        input, cell, `translate(${x} ${y})`,
+        input, cell, `translate(${col * SQUARE} ${row * SQUARE})`,
         (bg) => {
           bg.append(svg('rect', { width: SQUARE, height: SQUARE, fill: dark ? DARK : LIGHT }));
           const zone = zones.get(cell);
@@ -222,11 +251,13 @@ function drawSquares(input) {
           if (cell === command) bg.append(svg('rect', { x: 6, y: 6, width: 88, height: 88, class: 'command-square' }));
         },
         (cls) => svg('rect', { x: 3, y: 3, width: SQUARE - 6, height: SQUARE - 6, class: `hl ${cls}` }),
-        coordinate,
       );
       root.append(g);
     });
   });
+  // The board's edge names its files and ranks in a layer of its own, above
+  // the squares and out of the way of clicks and of the squares' names.
+  root.append(coords);
   return root;
 }
 
@@ -251,7 +282,7 @@ function drawHexes(input) {
   for (const c of cells) {
     let cx = s + 1.5 * s * c.col;
     let cy = h - (hexH / 2) * (1 + 2 * c.row + (c.col % 2 ? 1 : 0));
-    if (input.flip) {
+    if (input.turn % 360 === 180) {
       cx = w - cx;
       cy = h - cy;
     }
@@ -266,7 +297,6 @@ function drawHexes(input) {
         if (f.includes('holy-city-mark')) bg.append(svg('path', { d: 'M50 8l4 10h10l-8 6l3 10l-9-6l-9 6l3-10l-8-6h10z', class: 'holy-mark' }));
       },
       (cls) => svg('polygon', { points: inner, class: `hl ${cls}` }),
-      '',
     );
     root.append(g);
   }

@@ -49,14 +49,19 @@ function drawGames() {
     p1.textContent = about[0];
     const p2 = document.createElement('span');
     p2.textContent = about[1];
-    const rules = document.createElement('a');
-    rules.href = `/rules/${g.id}`;
-    rules.textContent = 'Rules';
-    rules.addEventListener('click', (e) => e.stopPropagation());
-    text.append(h, p1, p2, rules);
+    text.append(h, p1, p2);
     card.append(text);
     card.addEventListener('click', () => choose(g.id));
-    box.append(card);
+    // The rules link sits beside the card, not in it: a link inside a
+    // button is neither reachable by keyboard nor announced.
+    const rules = document.createElement('a');
+    rules.href = `/rules/${g.id}`;
+    rules.className = 'game-rules';
+    rules.textContent = `${g.title}: rules`;
+    const tile = document.createElement('div');
+    tile.className = 'game-tile';
+    tile.append(card, rules);
+    box.append(tile);
   }
 }
 
@@ -112,9 +117,16 @@ async function choose(/** @type {string} */ id) {
   await drawSeats();
 }
 
+/** Counts the seat requests: only the latest one's answer is drawn. */
+let seatsAsked = 0;
+
 async function drawSeats() {
   const box = $('seats');
+  const asked = ++seatsAsked;
   const answer = await api.seats(chosen, options());
+  // A quicker change of game or options made since wins: an older answer
+  // arriving late must not draw the wrong seats over it.
+  if (asked !== seatsAsked) return;
   box.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Who plays' }));
   if ('error' in answer) {
     box.append(Object.assign(document.createElement('p'), { className: 'error', textContent: answer.error }));

@@ -36,7 +36,7 @@ function skirmish(view, /** @type {any} */ place, /** @type {string[]} */ target
   if (b.waiting_for && !view.outcome) out.push(el('p', b.waiting_for, 'waiting'));
   if (b.pending) out.push(el('p', `Dice to come: ${b.pending.attacker} against ${b.pending.defender}; the attacker wins ${chance(b.pending)}.`));
   const dice = ((view.last && view.last.events) || []).filter((/** @type {any} */ e) => e.kind === 'dice' || e.kind === 'fight');
-  for (const d of dice) out.push(el('p', `${d.kind === 'dice' ? '🎲 ' : ''}${d.text}`, 'dice'));
+  for (const d of dice) out.push(el('p', `${d.kind === 'dice' ? 'Dice: ' : ''}${d.text}`, 'dice'));
   if (place && place.at === 'cell') {
     const from = legal.filter((e) => e.gesture.from.at === 'cell' && e.gesture.from.cell === place.cell);
     const rows = [];
@@ -122,15 +122,41 @@ export function forecastText(/** @type {any} */ f, /** @type {any} */ foe) {
   return `${ATTACK_WORDS[f.attack] || f.attack} on ${f.target}: ${f.damage} damage${blows}${blood}${fell}${counter}.`;
 }
 
-function lytharia(/** @type {any} */ view) {
+/**
+ * One entry of Lytharia's stack in words ("Blue: Soul Rot on h8"), from the
+ * catalog's card names; a face-down troop's ability stays unnamed.
+ * @param {any} catalog @param {any} view @param {any} entry
+ */
+export function stackText(catalog, view, entry) {
+  const cards = new Map((((catalog && catalog.extra && catalog.extra.cards) || [])).map((/** @type {any} */ c) => [c.id, c]));
+  const name = (/** @type {string} */ id) => (cards.get(id) || { name: id }).name;
+  const seat = view.seats.find((/** @type {any} */ x) => x.player === entry.controller);
+  const who = seat ? seat.name : 'A player';
+  const src = entry.source || {};
+  let what;
+  if (typeof src.spell === 'string') what = name(src.spell);
+  else if (src.ability && typeof src.ability === 'object') what = `an ability of ${name(src.ability.card)}`;
+  else if (src.hidden) what = 'an ability of a face-down troop';
+  else if (typeof src.card === 'string') what = src.ability === undefined ? name(src.card) : `an ability of ${name(src.card)}`;
+  else if (src.ability_of !== undefined) what = 'an ability of a face-down troop';
+  else what = 'a spell';
+  const target = entry.target && entry.target.at ? ` on ${entry.target.at}` : '';
+  return `${who}: ${what}${target}`;
+}
+
+function lytharia(/** @type {any} */ catalog, /** @type {any} */ view) {
   const out = [];
   const b = view.board;
   out.push(el('p', `Stage: ${b.stage}. Turn ${b.turn_number || 0}.`, 'waiting'));
   if (b.stack && b.stack.length) {
-    out.push(el('h3', 'The stack (top last): respond or pass'));
+    out.push(el('h3', 'The stack, waiting to resolve (the last resolves first)'));
     const ol = document.createElement('ol');
-    for (const s of b.stack) ol.append(el('li', s.text || s.label || s.name || (s.source && (s.source.card || `ability of troop ${s.source.ability_of}`)) || s.card || JSON.stringify(s)));
+    ol.className = 'stack';
+    for (const s of b.stack) ol.append(el('li', stackText(catalog, view, s)));
     out.push(ol);
+    if (view.legal.some((/** @type {any} */ e) => e.gesture.from.at === 'button' && e.gesture.kind === 'pass')) {
+      out.push(el('p', 'Respond with a spell from your hand, or pass to let it resolve.', 'waiting'));
+    }
   }
   return out;
 }
@@ -144,7 +170,7 @@ export function gamePanel(catalog, view, place, targets, hover, legal) {
   if (view.game === 'skirmish') return skirmish(view, place, targets, hover, legal);
   if (view.game === 'warrior') return warrior(view);
   if (view.game === 'covenant') return covenant(catalog, view, hover);
-  if (view.game === 'lytharia') return lytharia(view);
+  if (view.game === 'lytharia') return lytharia(catalog, view);
   if (view.game === 'epoch' && view.board.swap_available && !view.outcome) return [el('p', 'Black may swap sides instead of moving.', 'waiting')];
   return [];
 }

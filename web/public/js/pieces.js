@@ -124,9 +124,8 @@ export function drawPiece({ game, catalog, id, owner, piece, faceDown }) {
     body.append(svg('path', { d, fill, stroke, 'stroke-width': 4, 'stroke-linejoin': 'round' }));
   }
   g.append(body);
-  const letter = (kind && kind.letter) || id.slice(0, 2);
-  const plainChess = (game === 'chess' || game === 'skirmish') && !faceDown;
-  if (!plainChess) {
+  const letter = pieceLetter(game, catalog, id, !!faceDown);
+  if (letter) {
     // The catalog's letter, on a badge that contrasts with any silhouette.
     const t = svg('text', {
       x: 50, y: faceDown ? 80 : 62, 'text-anchor': 'middle', 'font-size': letter.length > 1 ? 30 : 36,
@@ -137,6 +136,17 @@ export function drawPiece({ game, catalog, id, owner, piece, faceDown }) {
     g.append(t);
   }
   return g;
+}
+
+/**
+ * The letter drawn on a piece (the catalog's), or '' where the silhouette
+ * alone is the custom (chess and Skirmish pieces face up).
+ * @param {string} game @param {any} catalog @param {string} id @param {boolean} faceDown
+ */
+export function pieceLetter(game, catalog, id, faceDown) {
+  if ((game === 'chess' || game === 'skirmish') && !faceDown) return '';
+  const kind = (catalog.pieces || []).find((/** @type {any} */ k) => k.id === id);
+  return (kind && kind.letter) || id.slice(0, 2);
 }
 
 /**

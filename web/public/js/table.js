@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { drawBoard } from './board.js';
 import * as G from './gestures.js';
 import { gamePanel, oddsFor } from './panels.js';
+import { svg } from './pieces.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -79,8 +80,15 @@ function connect(/** @type {Conn} */ c) {
   });
 }
 
+/** The view on screen, as a key: which seat's, at which ply, what it may do. */
+function shownKey() {
+  const v = shown && shown.view;
+  return v ? `${shown.token}:${v.ply}:${v.legal.length}:${v.outcome ? 'over' : ''}` : '';
+}
+
 function onView(/** @type {Conn} */ c, /** @type {any} */ view) {
   const fresh = !c.view || c.view.ply !== view.ply;
+  const was = shownKey();
   c.view = view;
   c.at = performance.now();
   c.history.set(view.ply, view);
@@ -94,15 +102,20 @@ function onView(/** @type {Conn} */ c, /** @type {any} */ view) {
   }
   $('fault').textContent = '';
   choose();
-  sel = null;
-  picking = null;
-  confirmResign = false;
-  // Covenant's active piece stays selected through its act: its reachable
-  // hexes and targets show without clicking it again.
-  const active = shown && shown.view && shown.view.board && shown.view.board.active;
-  if (active && active.cell && passTo === null) {
-    const step = G.firstClick(shown.view.legal, { at: 'cell', cell: active.cell });
-    if (step.kind === 'select') sel = { place: step.place, targets: new Set(step.targets), menu: step.menu };
+  // A view that changes nothing on screen (another hotseat seat's copy of
+  // the same ply, a clock or draw-offer update) keeps the player's
+  // selection: a second click is never lost to it.
+  if (shownKey() !== was) {
+    sel = null;
+    picking = null;
+    confirmResign = false;
+    // Covenant's active piece stays selected through its act: its reachable
+    // hexes and targets show without clicking it again.
+    const active = shown && shown.view && shown.view.board && shown.view.board.active;
+    if (active && active.cell && passTo === null) {
+      const step = G.firstClick(shown.view.legal, { at: 'cell', cell: active.cell });
+      if (step.kind === 'select') sel = { place: step.place, targets: new Set(step.targets), menu: step.menu };
+    }
   }
   render();
 }
@@ -137,21 +150,32 @@ function mine(/** @type {number} */ seat) {
   return conns.some((c) => c.seat === seat);
 }
 
-/** Whether the board is drawn from the far side for this viewer. */
-function defaultFlip(/** @type {any} */ catalog, /** @type {any} */ view) {
+/**
+ * How far the board is turned (clockwise degrees from the first seat's
+ * view) so that this viewer's own side is at the bottom.
+ */
+function defaultTurn(/** @type {any} */ catalog, /** @type {any} */ view) {
   const seat = view.viewer && typeof view.viewer === 'object' ? view.viewer.player : null;
-  if (seat === null) return false;
+  if (seat === null) return 0;
   if (view.game === 'epoch') {
     const s = view.seats.find((/** @type {any} */ x) => x.player === seat);
     const colour = s && s.holdings.find((/** @type {any} */ h) => h.key === 'color');
-    return colour ? colour.value === 'Black' : seat === 1;
+    return (colour ? colour.value === 'Black' : seat === 1) ? 180 : 0;
   }
-  if (view.game === 'lytharia') return view.board.first !== undefined ? view.board.first !== seat : seat === 1;
+  if (view.game === 'lytharia') return (view.board.first !== undefined ? view.board.first !== seat : seat === 1) ? 180 : 0;
   if (view.game === 'warrior') {
+    // The edge the seat's King starts nearest is its side of the board.
     const army = ((catalog.extra && catalog.extra.armies) || []).find((/** @type {any} */ a) => a.seat === seat);
-    if (army) return Number(army.king_square.slice(1)) > catalog.board.ranks.length / 2;
+    if (army) {
+      const { files, ranks } = catalog.board;
+      const f = files.indexOf(army.king_square[0]);
+      const r = ranks.indexOf(army.king_square.slice(1));
+      const edges = [[r, 0], [files.length - 1 - f, 90], [ranks.length - 1 - r, 180], [f, 270]];
+      edges.sort((a, b) => a[0] - b[0]);
+      return edges[0][1];
+    }
   }
-  return seat === 1;
+  return seat === 1 ? 180 : 0;
 }
 
 function status(/** @type {any} */ view) {
@@ -191,10 +215,17 @@ function drawSeats(/** @type {Conn} */ c, /** @type {any} */ view) {
     head.textContent = s.name + (mine(s.player) ? ' (you)' : '') + (info && info.kind && info.kind !== 'human' ? ` · ${kindName(info.kind)}` : '');
     box.append(head);
     if (view.clock) {
+      // A drawn clock face, not an emoji: not every system has the font.
       const clock = document.createElement('span');
       clock.className = 'clock';
       clock.dataset.seat = String(s.player);
-      box.append(clock);
+      const face = svg('svg', { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true', class: 'clock-face' });
+      face.append(svg('circle', { cx: 8, cy: 9, r: 6, fill: 'none', stroke: 'currentColor', 'stroke-width': 1.8 }));
+      face.append(svg('path', { d: 'M8 5.5v3.5l2.5 1.5M6 1.5h4', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6, 'stroke-linecap': 'round' }));
+      const time = document.createElement('span');
+      time.className = 'time';
+      clock.append(face, Object.assign(document.createElement('span'), { className: 'sr-only', textContent: 'time left ' }), time);
+      box.append(' ', clock);
     }
     const list = document.createElement('span');
     list.className = 'holdings';
@@ -215,7 +246,7 @@ function tickClocks() {
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.clock'))) {
     const seat = Number(el.dataset.seat);
     const ms = (left[seat] || 0) - (running === seat && !past ? performance.now() - c.at : 0);
-    el.textContent = ` ⏱ ${clockText(ms)}`;
+    /** @type {HTMLElement} */ (el.querySelector('.time')).textContent = clockText(ms);
     el.classList.toggle('running', running === seat);
   }
 }
@@ -519,7 +550,7 @@ function render() {
     const legal = legalNow();
     const touched = sel && hover ? G.touches(legal, sel.place, hover) : new Set();
     const board = drawBoard({
-      catalog, view, flip: defaultFlip(catalog, view) !== userFlip,
+      catalog, view, turn: (defaultTurn(catalog, view) + (userFlip ? 180 : 0)) % 360,
       selected: sel && sel.place.at === 'cell' ? sel.place.cell : null,
       targets: sel ? sel.targets : new Set(), touched, last: lastCells(view), check: checkedKings(view),
       clickable: G.clickable(legal), readOnly: !!past || legal.length === 0,

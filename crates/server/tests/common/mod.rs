@@ -27,6 +27,17 @@ pub async fn start() -> Server {
     start_with(Limits::default()).await
 }
 
+/// A server whose message rate limit never bites: for tests that play
+/// whole games as fast as they can.
+pub async fn start_unlimited() -> Server {
+    start_with(Limits {
+        messages_per_second: 100_000,
+        message_burst: 100_000,
+        ..Limits::default()
+    })
+    .await
+}
+
 pub async fn start_with(limits: Limits) -> Server {
     let store = Arc::new(SqliteStore::open_in_memory().unwrap());
     let app = App::with_limits(store.clone(), limits);
