@@ -344,8 +344,9 @@ impl<N: Node> Engine<N> {
                 }
             };
             let Some(s) = found else {
-                // An interrupted iteration still searched the previous best
-                // move first; its pick stands only if it finished that move.
+                // An interrupted iteration searched the previous best move
+                // first; a move moved to the front since then beat it.
+                best = moves[0];
                 break;
             };
             score = s;
