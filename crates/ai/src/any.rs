@@ -5,6 +5,9 @@ use std::time::{Duration, Instant};
 use tabula_core::{Game, GameRng, Player, Team, ToAct};
 use tabula_games::{ActionText, AnyGame};
 
+use std::sync::Mutex;
+
+use crate::alphabeta::{ChessNode, Engine, EpochNode, Limits, Node, chess_root, epoch_decision};
 use crate::baseline::{greedy, random};
 use crate::eval::{Evaluate, score};
 use crate::level::{Budget, Level};
@@ -41,6 +44,25 @@ pub fn choose_with(
     rng: &mut GameRng,
 ) -> Option<(ActionText, Stats)> {
     match game {
+        AnyGame::Chess(g) if level.nodes().is_some() => {
+            if g.to_act().player() != Some(me) {
+                return None;
+            }
+            let mut engine = CHESS_ENGINES.take(hash_for(level));
+            let out = engine.search(&chess_root(g), limits_for(level, budget), |_| {});
+            CHESS_ENGINES.give(hash_for(level), engine);
+            let best = out.best.map(tabula_chess::ChessAction::from_move);
+            finish(g, best, out.info.depth, out.info.nodes, out.info.score)
+        }
+        AnyGame::Epoch(g) if level.nodes().is_some() => {
+            if g.to_act().player() != Some(me) {
+                return None;
+            }
+            let mut engine = EPOCH_ENGINES.take(hash_for(level));
+            let out = epoch_decision(&mut engine, g, limits_for(level, budget), |_| {});
+            EPOCH_ENGINES.give(hash_for(level), engine);
+            finish(g, out.best, out.info.depth, out.info.nodes, out.info.score)
+        }
         AnyGame::Chess(g) => decide(g, me, level, budget, rng),
         AnyGame::Epoch(g) => decide(g, me, level, budget, rng),
         AnyGame::Warrior(g) => decide(g, me, level, budget, rng),
@@ -48,6 +70,95 @@ pub fn choose_with(
         AnyGame::Skirmish(g) => decide(g, me, level, budget, rng),
         AnyGame::Lytharia(g) => decide(g, me, level, budget, rng),
     }
+}
+
+/// Engines kept between decisions, so a decision does not allocate and
+/// zero a table: one is taken (or made) per search running at once and
+/// cleared before use, so every decision starts from nothing, as a new
+/// engine would.
+struct Pool<N: Node> {
+    idle: Mutex<Vec<(usize, Engine<N>)>>,
+}
+
+impl<N: Node> Pool<N> {
+    const fn new() -> Pool<N> {
+        Pool {
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn take(&self, hash: usize) -> Engine<N> {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        match idle.iter().position(|(h, _)| *h == hash) {
+            Some(i) => {
+                let (_, mut engine) = idle.swap_remove(i);
+                engine.clear();
+                engine
+            }
+            None => Engine::new(hash),
+        }
+    }
+
+    fn give(&self, hash: usize, engine: Engine<N>) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        // A few idle engines are plenty; more would only hold memory.
+        if idle.len() < 4 {
+            idle.push((hash, engine));
+        }
+    }
+}
+
+static CHESS_ENGINES: Pool<ChessNode> = Pool::new();
+static EPOCH_ENGINES: Pool<EpochNode> = Pool::new();
+
+/// The transposition table of the alpha-beta levels, megabytes.
+fn hash_for(level: Level) -> usize {
+    if level == Level::Expert { 64 } else { 16 }
+}
+
+/// The alpha-beta engine's limits at `level`, or as `budget` replaces them:
+/// its iterations are nodes (unbounded at `u32::MAX`), its time a move time.
+fn limits_for(level: Level, budget: Option<Budget>) -> Limits {
+    let mut limits = Limits::default();
+    match budget {
+        Some(b) => {
+            if b.iterations != u32::MAX {
+                limits.nodes = Some(u64::from(b.iterations));
+            }
+            if let Some(t) = b.time {
+                limits = Limits {
+                    nodes: limits.nodes,
+                    ..Limits::move_time(t)
+                };
+            }
+            limits.depth = b.depth;
+            if limits.nodes.is_none() && limits.depth.is_none() && limits.hard_time.is_none() {
+                limits.nodes = level.nodes();
+            }
+        }
+        None => limits.nodes = level.nodes(),
+    }
+    limits
+}
+
+fn finish<G: Game>(
+    game: &G,
+    best: Option<G::Action>,
+    depth: u32,
+    nodes: u64,
+    score: i32,
+) -> Option<(ActionText, Stats)> {
+    let action = best?;
+    let stats = Stats {
+        iterations: depth,
+        evaluations: nodes,
+        value: 1.0 / (1.0 + (-f64::from(score) / 250.0).exp()),
+    };
+    let text = ActionText {
+        notation: game.action_notation(&action),
+        canonical: action.to_string(),
+    };
+    Some((text, stats))
 }
 
 fn decide<G: Evaluate>(
@@ -135,6 +246,7 @@ pub fn iterations_per_second(game: &AnyGame, iterations: u32, seed: u64) -> Opti
     let budget = Budget {
         iterations,
         time: None,
+        depth: None,
     };
     let me = game.to_act().player()?;
     let mut rng = GameRng::from_seed(tabula_core::Seed(seed));

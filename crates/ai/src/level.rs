@@ -18,22 +18,27 @@ pub enum Level {
     Easy,
     /// A search answering within about a second a move.
     Medium,
-    /// The largest search, a few seconds a move at most.
+    /// The largest search, a few seconds a move at most; for chess and
+    /// Epoch the alpha-beta engine under a node budget.
     Hard,
+    /// The strongest: for chess and Epoch the alpha-beta engine with a
+    /// larger node budget and table, for the other games twice hard's search.
+    Expert,
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 5] = [
+    pub const ALL: [Level; 6] = [
         Level::Random,
         Level::Greedy,
         Level::Easy,
         Level::Medium,
         Level::Hard,
+        Level::Expert,
     ];
 
-    /// The levels offered to people: easy, medium, hard.
-    pub const PLAYABLE: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+    /// The levels offered to people: easy, medium, hard, expert.
+    pub const PLAYABLE: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
 
     /// The level's name, lower case.
     pub const fn as_str(self) -> &'static str {
@@ -43,6 +48,7 @@ impl Level {
             Level::Easy => "easy",
             Level::Medium => "medium",
             Level::Hard => "hard",
+            Level::Expert => "expert",
         }
     }
 
@@ -56,11 +62,24 @@ impl Level {
             Level::Easy => (base / 5).max(16),
             Level::Medium => base,
             Level::Hard => base.saturating_mul(3),
+            Level::Expert => base.saturating_mul(6),
         };
         Some(Budget {
             iterations,
             time: None,
+            depth: None,
         })
+    }
+
+    /// The alpha-beta engine's nodes a decision at this level (chess and
+    /// Epoch, hard and expert only): a node count, not a time, so the same
+    /// position gives the same move on any machine (docs/ai.md).
+    pub fn nodes(self) -> Option<u64> {
+        match self {
+            Level::Hard => Some(300_000),
+            Level::Expert => Some(1_500_000),
+            _ => None,
+        }
     }
 }
 
@@ -72,7 +91,7 @@ impl fmt::Display for Level {
 
 /// A level name nobody knows.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown level '{0}' (levels: random, greedy, easy, medium, hard)")]
+#[error("unknown level '{0}' (levels: random, greedy, easy, medium, hard, expert)")]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for Level {
@@ -85,7 +104,8 @@ impl FromStr for Level {
     }
 }
 
-/// How much one decision may search: iterations always bound it; a time
+/// How much one decision may search: iterations (the alpha-beta engine's
+/// nodes, for chess and Epoch at hard and expert) always bound it; a time
 /// limit, when given, stops it earlier (and then the choice depends on the
 /// machine's speed, so only iteration budgets are reproducible).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +114,9 @@ pub struct Budget {
     pub iterations: u32,
     /// The most wall-clock time, if any.
     pub time: Option<Duration>,
+    /// The alpha-beta engine's depth, if fixed (its node budget is then
+    /// `iterations` when below `u32::MAX`, else unbounded).
+    pub depth: Option<u32>,
 }
 
 #[cfg(test)]

@@ -15,8 +15,12 @@
 //! iteration, sharing one tree keyed by actions (single-observer information
 //! set MCTS); legal actions are read from each world.
 //!
+//! Chess and Chess 13: Epoch, deterministic and fully visible, get an
+//! alpha-beta engine instead at `hard` and `expert` ([`alphabeta`]).
+//!
 //! [`Level`] names the strengths: `random` and `greedy` are the fixed
-//! baselines, `easy`, `medium` and `hard` are search budgets (docs/ai.md).
+//! baselines, `easy`, `medium`, `hard` and `expert` are search budgets
+//! (docs/ai.md).
 //!
 //! ```
 //! use tabula_ai::{Level, choose};
@@ -29,6 +33,7 @@
 //! assert!(game.legal_actions().contains(&action));
 //! ```
 
+pub mod alphabeta;
 mod any;
 mod baseline;
 mod eval;

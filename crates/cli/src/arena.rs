@@ -22,19 +22,31 @@ use tabula_games::AnyGame;
 use tabula_store::{Record, RecordResult, RecordedAction};
 
 /// One side of a match: a level, optionally with its own iteration budget
-/// (`medium:500`).
+/// (`medium:500`; for chess and Epoch at hard and expert, nodes) or, for
+/// the alpha-beta levels, a fixed depth (`expert:d3`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spec {
     /// The level.
     pub level: Level,
     /// Iterations replacing the level's budget.
     pub iterations: Option<u32>,
+    /// The alpha-beta engine's fixed depth.
+    pub depth: Option<u32>,
 }
 
 impl std::str::FromStr for Spec {
     type Err = anyhow::Error;
     fn from_str(s: &str) -> Result<Self> {
-        let (name, iterations) = match s.split_once(':') {
+        let (name, iterations, depth) = match s.split_once(':') {
+            Some((name, d)) if d.trim().starts_with('d') => {
+                let d: u32 = d.trim()[1..]
+                    .parse()
+                    .with_context(|| format!("'{d}' in '{s}' is not a depth (d1, d2, ...)"))?;
+                if !(1..=64).contains(&d) {
+                    bail!("'{s}': the depth must be 1 to 64");
+                }
+                (name, None, Some(d))
+            }
             Some((name, n)) => {
                 let n: u32 = n
                     .trim()
@@ -43,23 +55,31 @@ impl std::str::FromStr for Spec {
                 if n == 0 {
                     bail!("'{s}': the iteration count must be at least 1");
                 }
-                (name, Some(n))
+                (name, Some(n), None)
             }
-            None => (s, None),
+            None => (s, None, None),
         };
         let level: Level = name.parse()?;
         if iterations.is_some() && !Level::PLAYABLE.contains(&level) {
-            bail!("'{s}': only easy, medium and hard take an iteration count");
+            bail!("'{s}': only easy, medium, hard and expert take an iteration count");
         }
-        Ok(Spec { level, iterations })
+        if depth.is_some() && level.nodes().is_none() {
+            bail!("'{s}': only hard and expert (the alpha-beta engine) take a depth");
+        }
+        Ok(Spec {
+            level,
+            iterations,
+            depth,
+        })
     }
 }
 
 impl std::fmt::Display for Spec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.iterations {
-            Some(n) => write!(f, "{}:{n}", self.level),
-            None => write!(f, "{}", self.level),
+        match (self.iterations, self.depth) {
+            (_, Some(d)) => write!(f, "{}:d{d}", self.level),
+            (Some(n), None) => write!(f, "{}:{n}", self.level),
+            (None, None) => write!(f, "{}", self.level),
         }
     }
 }
@@ -307,12 +327,18 @@ fn budget_for(spec: Spec, time: Option<Duration>) -> Option<Budget> {
         (_, Some(t)) => Some(Budget {
             iterations: spec.iterations.unwrap_or(u32::MAX),
             time: Some(t),
+            depth: spec.depth,
         }),
         (Some(n), None) => Some(Budget {
             iterations: n,
             time: None,
+            depth: spec.depth,
         }),
-        (None, None) => None,
+        (None, None) => spec.depth.map(|d| Budget {
+            iterations: u32::MAX,
+            time: None,
+            depth: Some(d),
+        }),
     }
 }
 
@@ -557,5 +583,10 @@ mod tests {
         assert!("medium:x".parse::<Spec>().is_err());
         assert!("medium:0".parse::<Spec>().is_err());
         assert!("wizard".parse::<Spec>().is_err());
+        let d: Spec = "expert:d3".parse().unwrap();
+        assert_eq!((d.level, d.depth), (Level::Expert, Some(3)));
+        assert_eq!(d.to_string(), "expert:d3");
+        assert!("medium:d3".parse::<Spec>().is_err());
+        assert!("hard:d0".parse::<Spec>().is_err());
     }
 }

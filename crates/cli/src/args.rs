@@ -128,7 +128,7 @@ pub enum Command {
         /// (a pace for watching `--computer 1,2`).
         #[arg(long, value_name = "MS")]
         delay: Option<u64>,
-        /// The computer's strength: random, greedy, easy, medium, hard (docs/ai.md).
+        /// The computer's strength: random, greedy, easy, medium, hard, expert (docs/ai.md).
         #[arg(long, default_value = "medium", value_name = "LEVEL")]
         level: tabula_ai::Level,
         #[command(flatten)]
@@ -144,8 +144,9 @@ pub enum Command {
     Match {
         #[command(flatten)]
         game: GameArgs,
-        /// The first player: a level (random, greedy, easy, medium, hard),
-        /// optionally with an iteration budget (`medium:500`).
+        /// The first player: a level (random, greedy, easy, medium, hard, expert),
+        /// optionally with an iteration budget (`medium:500`; nodes for
+        /// chess and Epoch at hard and expert) or a depth (`expert:d3`).
         #[arg(long, value_name = "SPEC")]
         a: crate::arena::Spec,
         /// The second player, as `--a`.
@@ -206,6 +207,13 @@ pub enum Command {
     /// seeded random clients over WebSocket; report throughput, latency and
     /// memory, then check every table's stored record.
     Loadtest(crate::loadtest::LoadtestArgs),
+    /// Speak UCI on stdin/stdout with the alpha-beta engine: standard UCI
+    /// for chess, the Epoch dialect of docs/ai.md for Epoch.
+    Uci {
+        /// The game: chess or epoch.
+        #[arg(long, value_enum, default_value = "chess")]
+        game: crate::uci::UciGame,
+    },
     /// Game records: replay a record file, import it into the database, export a stored game.
     Record {
         /// What to do with records.

@@ -237,6 +237,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
         } => crate::bench::run(game, seconds, json, out),
         Command::Serve { addr, store } => crate::serve::run(addr, &store, out),
         Command::Loadtest(args) => crate::loadtest::run(args, out),
+        Command::Uci { game } => crate::uci::run(game),
         Command::Record { command } => crate::record::run(command, out),
     }
 }

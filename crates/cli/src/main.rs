@@ -12,6 +12,7 @@ mod play;
 mod record;
 mod render;
 mod serve;
+mod uci;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -61,7 +62,8 @@ fn main() -> ExitCode {
         },
     };
 
-    let mut stdout = std::io::stdout().lock();
+    // Not locked for the whole run: `tabula uci` writes from its search thread.
+    let mut stdout = std::io::stdout();
     match commands::run(cli, &mut stdout) {
         Ok(()) => {
             let _ = stdout.flush();

@@ -227,6 +227,13 @@ impl Epoch {
             && self.pos.fullmove == 1
     }
 
+    /// The repetition keys ([`Position::key`]) of the positions since the
+    /// last progress, oldest first, the current one last: what a search
+    /// needs to apply the repetition rule along its own line.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
     /// The outcome, if the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome

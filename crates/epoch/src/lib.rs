@@ -31,6 +31,6 @@ pub use game::{
     no_progress_limit,
 };
 pub use moves::{Move, MoveJsonError, MoveParseError, Slot, Wing};
-pub use position::{BACK_RANK, Position};
+pub use position::{BACK_RANK, MoveEffect, Position};
 pub use text::{Field, PositionError};
 pub use types::{BadSquare, Bitboard, Color, Piece, PieceKind, SIZE, SQUARES, Square};

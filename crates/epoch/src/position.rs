@@ -46,9 +46,11 @@ pub const BACK_RANK: [PieceKind; 13] = [
 ];
 
 /// What a move did, for the rules that look back at it.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct MoveEffect {
-    /// Whether the move counts as progress (capture, blast, Legionary move, promotion).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MoveEffect {
+    /// Whether the move counts as progress (capture, blast, Legionary move,
+    /// promotion): the no-progress count restarts and no earlier position
+    /// can repeat.
     pub progress: bool,
 }
 
@@ -807,9 +809,14 @@ impl Position {
         true
     }
 
-    /// Plays `mv` (pseudo-legal for the side to move), then opens the
-    /// opponent's turn (Emperor waking). The swap does nothing here.
-    pub(crate) fn make(&mut self, mv: Move) -> MoveEffect {
+    /// Plays `mv` (one of [`Position::legal_moves`]), then opens the
+    /// opponent's turn (Emperor waking), keeping both Zobrist keys up to
+    /// date. The swap does nothing here. No result is decided: the game's
+    /// results (a side without a legal move, repetition, no progress) are
+    /// the caller's to read when it needs them, which is what lets a search
+    /// copy and make a position for a few hundred nanoseconds. A move that
+    /// is not legal here leaves a meaningless but safe position.
+    pub fn make(&mut self, mv: Move) -> MoveEffect {
         let us = self.side;
         let them = !us;
         let (old_castling, old_ep, old_riposte) = (self.castling, self.ep, self.riposte);

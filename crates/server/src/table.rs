@@ -53,7 +53,9 @@ impl std::str::FromStr for SeatKind {
             None if text == "computer" => Ok(SeatKind::Computer(Level::Medium)),
             Some(("computer", level)) => {
                 level.parse::<Level>().map(SeatKind::Computer).map_err(|_| {
-                    format!("no computer level '{level}' (easy, medium, hard; random, greedy)")
+                    format!(
+                        "no computer level '{level}' (easy, medium, hard, expert; random, greedy)"
+                    )
                 })
             }
             _ => Err(format!(

@@ -80,7 +80,7 @@ async fn the_games_and_their_seats_are_listed() {
     let epoch = &games[1];
     assert_eq!(epoch["title"], "Chess 13: Epoch");
     assert_eq!(epoch["options"][0]["key"], "swap");
-    assert_eq!(epoch["levels"], json!(["easy", "medium", "hard"]));
+    assert_eq!(epoch["levels"], json!(["easy", "medium", "hard", "expert"]));
 
     let four = get(&server, "/api/games/warrior/seats?players=4", None).await;
     assert_eq!(four.status, 200);

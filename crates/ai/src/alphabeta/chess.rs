@@ -1,0 +1,253 @@
+//! Chess as a search node, and its evaluation: material, a phase-blended
+//! piece placement written as formulas (centre, advance, king shelter),
+//! mobility of the long-range pieces, pawn structure and the bishop pair.
+
+use tabula_chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use tabula_chess::{Bitboard, Color, Move, Position, Role, Square};
+
+use super::{Node, Repetition, Result3, Score};
+
+/// A chess position for the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChessNode(pub Position);
+
+const VALUE: [Score; 6] = [100, 320, 330, 500, 950, 0];
+/// How much each role counts towards the middlegame (24 at the start).
+const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+fn value(role: Role) -> Score {
+    VALUE[role.index()]
+}
+
+impl Node for ChessNode {
+    type Move = Move;
+    const NULL_MOVE: bool = true;
+    const REPETITION: Repetition = Repetition::Draw;
+    const HISTORY: usize = 64 * 64;
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        out.extend(self.0.legal_moves());
+    }
+
+    fn play(&self, mv: Move) -> (Self, bool) {
+        let mut p = self.0;
+        p.play_unchecked(mv);
+        let irreversible =
+            p.halfmove_clock() == 0 || p.castling_rights() != self.0.castling_rights();
+        (ChessNode(p), irreversible)
+    }
+
+    fn pass(&self) -> Self {
+        let mut p = self.0;
+        p.play_null();
+        ChessNode(p)
+    }
+
+    fn key(&self) -> u64 {
+        self.0.hash()
+    }
+
+    fn repetition_key(&self) -> u64 {
+        self.0.hash()
+    }
+
+    fn in_check(&self) -> bool {
+        self.0.is_check()
+    }
+
+    fn no_moves(&self) -> Result3 {
+        if self.0.is_check() {
+            Result3::Loss
+        } else {
+            Result3::Draw
+        }
+    }
+
+    fn drawn(&self) -> bool {
+        self.0.halfmove_clock() >= 100 || self.0.is_insufficient_material()
+    }
+
+    fn evaluate(&self) -> Score {
+        evaluate(&self.0)
+    }
+
+    fn tactical(&self, mv: Move) -> Option<Score> {
+        let board = self.0.board();
+        match mv {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                let victim = board.role_at(to);
+                if victim.is_none() && promotion.is_none() {
+                    return None;
+                }
+                let attacker = board.role_at(from).map_or(0, value);
+                let gain = victim.map_or(0, value) + promotion.map_or(0, |r| value(r) - 100);
+                Some(gain * 16 - attacker / 10)
+            }
+            Move::EnPassant { .. } => Some(100 * 16 - 10),
+            Move::Castle { .. } => None,
+        }
+    }
+
+    fn history_index(&self, mv: Move) -> usize {
+        mv.from().index() * 64 + mv.to().index()
+    }
+
+    fn has_pieces(&self) -> bool {
+        let b = self.0.board();
+        let us = b.by_color(self.0.turn());
+        (us & !(b.pawns() | b.kings())).any()
+    }
+}
+
+/// The distance from the four centre squares, 0 to 3.
+fn centre_distance(sq: Square) -> i32 {
+    let f = sq.file().index() as i32;
+    let r = sq.rank().index() as i32;
+    let df = if f < 4 { 3 - f } else { f - 4 };
+    let dr = if r < 4 { 3 - r } else { r - 4 };
+    df.max(dr)
+}
+
+/// The evaluation from the side to move's view.
+pub(crate) fn evaluate(pos: &Position) -> Score {
+    let b = pos.board();
+    let occ = b.occupied();
+    let mut phase = 0;
+    for role in Role::ALL {
+        phase += PHASE[role.index()] * b.by_role(role).count() as i32;
+    }
+    let phase = phase.min(24);
+    let mut mg = [0i32; 2];
+    let mut eg = [0i32; 2];
+    for color in Color::ALL {
+        let c = color.index();
+        let own_pawns = b.pieces(color, Role::Pawn);
+        let their_pawns = b.pieces(!color, Role::Pawn);
+        for (sq, piece) in b.iter().filter(|(_, p)| p.color == color) {
+            let v = value(piece.role);
+            mg[c] += v;
+            eg[c] += v;
+            let rel = sq.relative_to(color);
+            let rank = rel.rank().index() as i32;
+            let file = sq.file().index() as i32;
+            let centre = 3 - centre_distance(sq);
+            match piece.role {
+                Role::Pawn => {
+                    let central = i32::from(file == 3 || file == 4);
+                    mg[c] += (rank - 1) * 4 + central * rank * 5;
+                    eg[c] += (rank - 1) * (rank - 1) * 3;
+                    let file_bb = Bitboard::from_file(sq.file());
+                    // Doubled: another own pawn ahead on the file.
+                    if (own_pawns & file_bb).count() > 1 {
+                        mg[c] -= 6;
+                        eg[c] -= 10;
+                    }
+                    let mut sides = Bitboard::EMPTY;
+                    for df in [-1, 1] {
+                        if let Some(f) = sq.file().offset(df) {
+                            sides |= Bitboard::from_file(f);
+                        }
+                    }
+                    if (own_pawns & sides).is_empty() {
+                        mg[c] -= 10;
+                        eg[c] -= 12;
+                    }
+                    // Passed: no enemy pawn ahead on its file or beside it.
+                    let ahead = (file_bb | sides) & ahead_of(sq, color);
+                    if (their_pawns & ahead).is_empty() {
+                        mg[c] += rank * rank * 2;
+                        eg[c] += rank * rank * 6;
+                    }
+                }
+                Role::Knight => {
+                    mg[c] += centre * 12 - 10;
+                    eg[c] += centre * 8 - 8;
+                    let mob = (knight_attacks(sq) & !b.by_color(color)).count() as i32;
+                    mg[c] += mob * 3;
+                    eg[c] += mob * 3;
+                }
+                Role::Bishop => {
+                    let mob = (bishop_attacks(sq, occ) & !b.by_color(color)).count() as i32;
+                    mg[c] += mob * 5 - 20 + centre * 4;
+                    eg[c] += mob * 5 - 20;
+                }
+                Role::Rook => {
+                    let mob = (rook_attacks(sq, occ) & !b.by_color(color)).count() as i32;
+                    mg[c] += mob * 2 - 10;
+                    eg[c] += mob * 4 - 20;
+                    let file_bb = Bitboard::from_file(sq.file());
+                    if (own_pawns & file_bb).is_empty() {
+                        mg[c] += if (their_pawns & file_bb).is_empty() {
+                            25
+                        } else {
+                            12
+                        };
+                    }
+                    if rank == 6 {
+                        mg[c] += 15;
+                        eg[c] += 20;
+                    }
+                }
+                Role::Queen => {
+                    mg[c] += centre * 2 - if rank > 1 && phase > 18 { 10 } else { 0 };
+                    eg[c] += centre * 6;
+                }
+                Role::King => {
+                    // Middlegame: home, on a wing, behind its pawns.
+                    let wing = if file <= 2 || file >= 5 { 20 } else { 0 };
+                    mg[c] += wing - rank * 25;
+                    let shield = shield(sq, color) & own_pawns;
+                    mg[c] += shield.count() as i32 * 12;
+                    // Endgame: to the centre.
+                    eg[c] += centre * 15 - 20;
+                }
+            }
+        }
+        if b.pieces(color, Role::Bishop).count() >= 2 {
+            mg[c] += 30;
+            eg[c] += 45;
+        }
+    }
+    let white = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (24 - phase)) / 24;
+    let tempo = 12;
+    if pos.turn() == Color::White {
+        white + tempo
+    } else {
+        -white + tempo
+    }
+}
+
+/// The squares ahead of `sq` from `color`'s side, every file.
+fn ahead_of(sq: Square, color: Color) -> Bitboard {
+    let rank = sq.rank().index() as u32;
+    let mut bb = Bitboard::EMPTY;
+    for r in 0..8u32 {
+        let ahead = match color {
+            Color::White => r > rank,
+            Color::Black => r < rank,
+        };
+        if ahead && let Some(rk) = tabula_chess::Rank::new(r) {
+            bb |= Bitboard::from_rank(rk);
+        }
+    }
+    bb
+}
+
+/// The three squares in front of the king and the three beyond them.
+fn shield(sq: Square, color: Color) -> Bitboard {
+    let dir = if color == Color::White { 1 } else { -1 };
+    let mut bb = Bitboard::EMPTY;
+    for df in -1..=1 {
+        for dr in [dir, 2 * dir] {
+            if let Some(s) = sq.offset(df, dr) {
+                bb |= Bitboard::from_square(s);
+            }
+        }
+    }
+    bb
+}

@@ -1,0 +1,228 @@
+//! Chess 13: Epoch as a search node, and its evaluation in the book's
+//! terms: the piece values, enhanced and restricted by the command zone;
+//! the Marshal on the command square; the Emperor dormant or awake; the
+//! Pope's safety; Legionaries by how far they have come.
+
+use tabula_epoch::{Color, Move, Piece, PieceKind, Position, SQUARES, Square, no_progress_limit};
+
+use super::{Node, Repetition, Result3, Score};
+
+/// Black swaps when its best score after White's first move is below minus
+/// this: the side White's move left better is the one to take (docs/ai.md).
+pub const SWAP_MARGIN: Score = 20;
+
+/// An Epoch position for the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EpochNode(pub Position);
+
+/// The book's values (a chess pawn is 100): enhanced, restricted.
+fn value(kind: PieceKind, enhanced: bool, awake: bool) -> Score {
+    match (kind, enhanced) {
+        (PieceKind::Pope, _) => 0,
+        (PieceKind::Emperor, _) if awake => 1500,
+        // Dormant: it cannot be lost, but it does nothing either.
+        (PieceKind::Emperor, _) => 1100,
+        (PieceKind::Marshal, _) => 1300,
+        (PieceKind::Assassin, true) => 1000,
+        (PieceKind::Assassin, false) => 700,
+        (PieceKind::Sentinel, true) => 900,
+        (PieceKind::Sentinel, false) => 600,
+        (PieceKind::Mage, true) => 800,
+        (PieceKind::Mage, false) => 500,
+        (PieceKind::Herald | PieceKind::Templar, true) => 700,
+        (PieceKind::Herald | PieceKind::Templar, false) => 500,
+        (PieceKind::Legionary, _) => 200,
+    }
+}
+
+/// What `piece` on `sq` is worth where it stands.
+fn worth(pos: &Position, piece: Piece, sq: Square) -> Score {
+    let zoned = !matches!(piece.kind, PieceKind::Pope | PieceKind::Emperor);
+    value(
+        piece.kind,
+        zoned && pos.enhanced(piece.color, sq),
+        pos.emperor_awake(piece.color),
+    )
+}
+
+/// The worth of a piece of `kind` arriving by promotion (enhanced or not
+/// is not known yet: the mean).
+fn slot_worth(kind: PieceKind) -> Score {
+    (value(kind, true, true) + value(kind, false, true)) / 2
+}
+
+impl Node for EpochNode {
+    type Move = Move;
+    // Passing is not a safe lower bound here: a side with no legal move
+    // wins, so zugzwang cuts both ways and null-move pruning is off.
+    const NULL_MOVE: bool = false;
+    const REPETITION: Repetition = Repetition::ThirdLoses;
+    const HISTORY: usize = SQUARES * SQUARES;
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.0.legal_moves(out);
+    }
+
+    fn play(&self, mv: Move) -> (Self, bool) {
+        let mut p = self.0;
+        let effect = p.make(mv);
+        (EpochNode(p), effect.progress)
+    }
+
+    fn pass(&self) -> Self {
+        *self
+    }
+
+    fn key(&self) -> u64 {
+        self.0.full_key()
+    }
+
+    fn repetition_key(&self) -> u64 {
+        self.0.key()
+    }
+
+    fn in_check(&self) -> bool {
+        self.0.in_check()
+    }
+
+    fn no_moves(&self) -> Result3 {
+        if self.0.in_check() {
+            Result3::Loss
+        } else {
+            Result3::Win
+        }
+    }
+
+    fn drawn(&self) -> bool {
+        let pieces = self.0.piece_count();
+        pieces == 2 || u32::from(self.0.halfmoves()) >= no_progress_limit(pieces)
+    }
+
+    fn evaluate(&self) -> Score {
+        evaluate(&self.0)
+    }
+
+    fn tactical(&self, mv: Move) -> Option<Score> {
+        let pos = &self.0;
+        let at = |sq: Square| pos.piece_at(sq).map_or(0, |p| worth(pos, p, sq));
+        let (gain, attacker) = match mv {
+            Move::Capture { from, to } => (at(to), at(from)),
+            Move::AssassinCapture { from, victim, .. } => (at(victim), at(from)),
+            Move::EnPassant { .. } => (200, 200),
+            Move::Blast { at: mage } => {
+                let us = pos.side_to_move();
+                let enhanced = pos.enhanced(us, mage);
+                let mut gain = 0;
+                for df in -1..=1 {
+                    for dr in -1..=1 {
+                        let Some(sq) = mage.offset(df, dr) else {
+                            continue;
+                        };
+                        if sq == mage {
+                            continue;
+                        }
+                        let Some(p) = pos.piece_at(sq) else {
+                            continue;
+                        };
+                        if p.kind == PieceKind::Emperor && !pos.emperor_awake(p.color) {
+                            continue;
+                        }
+                        if p.color != us {
+                            gain += worth(pos, p, sq);
+                        } else if !enhanced && p.kind != PieceKind::Pope {
+                            gain -= worth(pos, p, sq);
+                        }
+                    }
+                }
+                (gain, 0)
+            }
+            Move::Promotion { from, to, slot, .. } => {
+                (at(to) + slot_worth(slot.kind) - 200, at(from))
+            }
+            Move::Trade { slot, .. } => (slot_worth(slot.kind) - 200, 200),
+            Move::Quiet { .. } | Move::Castle { .. } | Move::Swap => return None,
+        };
+        Some(gain * 16 - attacker / 10)
+    }
+
+    fn history_index(&self, mv: Move) -> usize {
+        match (mv.from(), mv.to()) {
+            (Some(f), Some(t)) => f.index() * SQUARES + t.index(),
+            _ => 0,
+        }
+    }
+
+    fn has_pieces(&self) -> bool {
+        true
+    }
+}
+
+/// The evaluation from the side to move's view.
+pub(crate) fn evaluate(pos: &Position) -> Score {
+    let mut side = [0i32; 2];
+    let pieces = pos.piece_count() as i32;
+    for color in [Color::White, Color::Black] {
+        let c = color.index();
+        let mut total = 0;
+        let pope = pos
+            .occupied_by(color)
+            .iter()
+            .find(|&sq| pos.piece_at(sq).is_some_and(|p| p.kind == PieceKind::Pope));
+        for sq in pos.occupied_by(color).iter() {
+            let Some(piece) = pos.piece_at(sq) else {
+                continue;
+            };
+            total += worth(pos, piece, sq);
+            match piece.kind {
+                PieceKind::Legionary => {
+                    // From rank 3 (2 counted from 0); the last ranks pay most.
+                    let rank = i32::from(color.relative_rank(sq.rank()));
+                    let advance = (rank - 2).max(0);
+                    total += advance * 6
+                        + if rank >= 8 {
+                            (rank - 7) * (rank - 7) * 12
+                        } else {
+                            0
+                        };
+                }
+                PieceKind::Marshal if sq == Square::G7 => total += 60,
+                _ => {}
+            }
+        }
+        // The Pope: enemies close by are a danger, own pieces a shield.
+        if let Some(p) = pope {
+            let mut danger = 0;
+            let mut shield = 0;
+            for sq in pos.occupied_by(!color).iter() {
+                let d = sq.distance(p);
+                if d <= 3 {
+                    danger += 4 - i32::from(d);
+                }
+            }
+            for df in -1..=1 {
+                for dr in -1..=1 {
+                    if let Some(sq) = p.offset(df, dr)
+                        && sq != p
+                        && pos.piece_at(sq).is_some_and(|x| x.color == color)
+                    {
+                        shield += 1;
+                    }
+                }
+            }
+            // Danger matters while the board is full; it fades as it empties.
+            total += (shield.min(4) * 8 - danger * 12) * pieces / 52;
+        }
+        side[c] = total;
+    }
+    let white = side[0] - side[1];
+    let tempo = 15;
+    let mut s = if pos.side_to_move() == Color::White {
+        white
+    } else {
+        -white
+    };
+    if pos.in_check() {
+        s -= 30;
+    }
+    s + tempo
+}

@@ -1,0 +1,207 @@
+//! The alpha-beta engine on positions with a known answer, depth-limited
+//! so the answers are the same on every machine: chess tactics in the style
+//! of the Win at Chess set, and the Epoch situations a player would test an
+//! engine with (an Assassin's mate, a winning blast, a riposte, an Emperor
+//! left asleep, a losing repetition avoided).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tabula_ai::alphabeta::{
+    ChessNode, Engine, EpochNode, Limits, MATE_BOUND, Root, chess_root, epoch_decision,
+};
+use tabula_chess::{Chess, Position, UciMove};
+use tabula_core::{EndReason, Game, Team};
+use tabula_epoch::{Epoch, EpochOptions, Piece, Square};
+
+fn chess_best(fen: &str, depth: u32) -> String {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut engine = Engine::<ChessNode>::new(8);
+    let out = engine.search(&Root::new(ChessNode(pos)), Limits::depth(depth), |_| {});
+    UciMove::from(out.best.unwrap()).to_string()
+}
+
+#[test]
+fn chess_tactics_are_found_at_a_fixed_depth() {
+    // (position, best move, depth)
+    let suite = [
+        // Mate in one on f7.
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "f3f7",
+            2,
+        ),
+        // The back rank.
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", 2),
+        // A knight fork of king and queen.
+        ("4k3/8/q7/1N6/8/8/8/4K3 w - - 0 1", "b5c7", 4),
+        // Win at Chess 1: the queen sacrifice on g6.
+        (
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "g3g6",
+            5,
+        ),
+        // Win at Chess 4: the queen takes h7 with check.
+        (
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            "h6h7",
+            4,
+        ),
+    ];
+    for (fen, best, depth) in suite {
+        assert_eq!(chess_best(fen, depth), best, "{fen}");
+    }
+}
+
+#[test]
+fn a_chess_mate_is_announced_as_one() {
+    let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+    let mut engine = Engine::<ChessNode>::new(8);
+    let out = engine.search(&Root::new(ChessNode(pos)), Limits::depth(3), |_| {});
+    assert!(out.info.score > MATE_BOUND, "{}", out.info.score);
+    assert_eq!(out.info.mate_in_plies(), Some(1));
+}
+
+#[test]
+fn a_raised_stop_ends_an_unbounded_search_with_a_legal_move() {
+    let game = Chess::new(&Default::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let mut engine = Engine::<ChessNode>::new(8);
+    let limits = Limits {
+        stop: Some(stop),
+        ..Limits::default()
+    };
+    // Raised from the report of the second iteration: the search must
+    // come back without finishing the rest.
+    let out = engine.search(&chess_root(&game), limits, |info| {
+        if info.depth >= 2 {
+            flag.store(true, Ordering::Relaxed);
+        }
+    });
+    let best = out.best.unwrap();
+    assert!(game.position().legal_moves().contains(&best));
+    assert!(out.info.depth < 20, "{}", out.info.depth);
+}
+
+/// The placement field from a piece list (`"Pg1 Mh1"`, White uppercase).
+fn placement(pieces: &str) -> String {
+    let mut board = [[None::<char>; 13]; 13];
+    for item in pieces.split_whitespace() {
+        let mut chars = item.chars();
+        let letter = chars.next().unwrap();
+        assert!(Piece::from_letter(letter).is_some(), "{item}");
+        let sq: Square = chars.as_str().parse().unwrap();
+        board[sq.rank() as usize][sq.file() as usize] = Some(letter);
+    }
+    let mut ranks = Vec::new();
+    for rank in (0..13).rev() {
+        let mut s = String::new();
+        let mut empty = 0;
+        for cell in board[rank] {
+            match cell {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        ranks.push(s);
+    }
+    ranks.join("/")
+}
+
+fn epoch(pieces: &str, side: &str) -> Epoch {
+    let text = format!("{} {side} - - - - - 0 10 -", placement(pieces));
+    Epoch::from_text(&text, &EpochOptions::default()).unwrap()
+}
+
+fn epoch_best(game: &Epoch, depth: u32) -> String {
+    let mut engine = Engine::<EpochNode>::new(8);
+    let out = epoch_decision(&mut engine, game, Limits::depth(depth), |_| {});
+    out.best.unwrap().to_string()
+}
+
+fn play(game: &mut Epoch, mv: &str) {
+    let m = game.parse_action(mv).unwrap();
+    game.apply(&m).unwrap();
+}
+
+#[test]
+fn epoch_the_assassin_mates_along_the_last_rank() {
+    // The black Pope is boxed in its corner by its own Templars (whose
+    // leaps never reach the last rank); only the Assassin reaches the rank
+    // it stands on.
+    let mut game = epoch("Pm1 Ag8 pa13 ta12 tb12", "w");
+    let best = epoch_best(&game, 2);
+    assert_eq!(best, "g8g13");
+    play(&mut game, &best);
+    let outcome = game.outcome().expect("mate");
+    assert_eq!(outcome.reason, EndReason::Checkmate);
+    assert_eq!(outcome.winner, Some(Team(0)));
+}
+
+#[test]
+fn epoch_the_blast_that_opens_the_mating_line() {
+    // The Mage on d12 blasts both Heralds off the last rank
+    // and the Sentinel's line to the boxed Pope is open: mate.
+    let mut game = epoch("Pm1 Gd12 Sg13 pa13 ta12 tb12 hc13 he13", "w");
+    let best = epoch_best(&game, 2);
+    assert_eq!(best, "d12xd12");
+    play(&mut game, &best);
+    assert_eq!(game.outcome().map(|o| o.winner), Some(Some(Team(0))));
+}
+
+#[test]
+fn epoch_the_marshal_ripostes() {
+    // Black's Sentinel takes the Templar on g7, a square the Marshal sees:
+    // for one move the Marshal captures on its lines with nothing else
+    // attacking. Taking back on g7 would lose the Marshal to the Templar's
+    // leap from d9; taking that Templar is the riposte that wins.
+    let mut game = epoch("Pm1 Md4 Tg7 pl13 sg10 td9", "b");
+    play(&mut game, "g10xg7");
+    assert!(game.position().riposte());
+    assert_eq!(epoch_best(&game, 3), "d4xd9");
+}
+
+#[test]
+fn epoch_no_capture_that_wakes_the_emperor_to_lose_the_sentinel() {
+    // Sentinel takes e9 would stand on the dormant Emperor's file: it wakes
+    // on Black's turn and takes the Sentinel.
+    let game = epoch("Pg1 Se5 Ta1 ph13 mk13 ee13 le9", "w");
+    let best = epoch_best(&game, 3);
+    assert_ne!(best, "e5xe9");
+}
+
+#[test]
+fn epoch_the_third_repetition_is_not_made() {
+    let mut game = epoch("Pa1 La3 pm13 lm10", "w");
+    for mv in ["a1a2", "m13m12", "a2a1", "m12m13", "a1a2", "m13m12", "a2a1"] {
+        play(&mut game, mv);
+    }
+    // m12-m13 would bring the position after White's a2-a1 a third time: it loses.
+    let best = epoch_best(&game, 3);
+    assert_ne!(best, "m12m13");
+    play(&mut game, &best);
+    assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn epoch_a_side_left_without_a_move_wins_so_the_engine_leaves_one() {
+    // The engine's search scores a position without legal moves as a win
+    // for the side to move (and never prunes by passing, which that rule
+    // would make unsound).
+    let game = Epoch::new(&EpochOptions::default());
+    let mut engine = Engine::<EpochNode>::new(8);
+    let out = epoch_decision(&mut engine, &game, Limits::depth(2), |_| {});
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    assert!(legal.contains(&out.best.unwrap()));
+}

@@ -1,0 +1,185 @@
+//! `tabula uci` as a chess GUI or match tool drives it: a scripted session
+//! through the binary's stdin and stdout.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use tabula_chess::{Position, UciMove};
+use tabula_core::Game;
+use tabula_epoch::{Epoch, EpochOptions};
+
+struct Session {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Session {
+    fn start(game: &str) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(["uci", "--game", game])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("tabula starts");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Session {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            let n = self.output.read_line(&mut line).unwrap();
+            assert!(n > 0, "the engine ended before '{prefix}': {lines:?}");
+            let line = line.trim_end().to_owned();
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    fn best_move(&mut self) -> String {
+        let lines = self.until("bestmove");
+        let last = lines.last().unwrap();
+        last.split_whitespace().nth(1).unwrap().to_owned()
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+}
+
+fn chess_legal(fen: &str, moves: &[&str], best: &str) -> bool {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves {
+        let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(mv);
+    }
+    best.parse::<UciMove>()
+        .ok()
+        .and_then(|u| u.to_move(&pos).ok())
+        .is_some_and(|m| pos.legal_moves().contains(&m))
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn a_chess_gui_session_gets_legal_moves_and_mates() {
+    let mut s = Session::start("chess");
+    s.send("uci");
+    let hello = s.until("uciok");
+    assert!(
+        hello.iter().any(|l| l.starts_with("id name tabula")),
+        "{hello:?}"
+    );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin"))
+    );
+    s.send("setoption name Hash value 16");
+    s.send("isready");
+    s.until("readyok");
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 e7e5 g1f3");
+    s.send("go depth 4");
+    let lines = s.until("bestmove");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 4"))
+        .unwrap();
+    for field in ["score cp", "nodes", "nps", "time", "pv"] {
+        assert!(info.contains(field), "{info}");
+    }
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(
+        chess_legal(START, &["e2e4", "e7e5", "g1f3"], best),
+        "{best}"
+    );
+
+    // Mate in one is found and announced.
+    s.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    s.send("go movetime 200");
+    let lines = s.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove d1d8");
+
+    // Clock time: the engine answers with a legal move.
+    s.send("position startpos moves d2d4");
+    s.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let best = s.best_move();
+    assert!(chess_legal(START, &["d2d4"], &best), "{best}");
+    s.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_legal_move() {
+    let mut s = Session::start("chess");
+    s.send("position startpos moves e2e4");
+    s.send("go infinite");
+    // Once it reports, it is searching: stop it.
+    s.until("info depth");
+    s.send("stop");
+    let best = s.best_move();
+    assert!(chess_legal(START, &["e2e4"], &best), "{best}");
+    s.quit();
+}
+
+#[test]
+fn bad_input_is_reported_and_changes_nothing() {
+    let mut s = Session::start("chess");
+    s.send("position startpos moves e2e4");
+    s.send("position startpos moves e2e5");
+    s.until("info string error");
+    s.send("setoption name Hash value 0");
+    s.until("info string error");
+    s.send("go depth 2");
+    let best = s.best_move();
+    // Still the position after e2e4: Black answers.
+    assert!(chess_legal(START, &["e2e4"], &best), "{best}");
+    s.quit();
+}
+
+#[test]
+fn the_epoch_dialect_reads_position_text_and_epoch_moves() {
+    let mut s = Session::start("epoch");
+    s.send("uci");
+    s.until("uciok");
+    let mut game = Epoch::new(&EpochOptions::default());
+    let first = game.parse_action("g3g7").unwrap();
+    game.apply(&first).unwrap();
+    s.send(&format!("position text {}", game.to_text()));
+    s.send("go depth 2");
+    let best = s.best_move();
+    let mv = game.parse_action(&best).unwrap();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    assert!(legal.contains(&mv), "{best}");
+
+    // A new game forgets the table, so the same search repeats exactly.
+    s.send("ucinewgame");
+    s.send("position startpos moves g3g7");
+    s.send("go depth 2");
+    let again = s.best_move();
+    assert_eq!(again, best, "the same position either way");
+    s.quit();
+}
