@@ -77,7 +77,9 @@ function covenant(/** @type {any} */ catalog, /** @type {any} */ view, /** @type
   const out = [];
   const b = view.board;
   out.push(el('p', `Round ${b.round}; rounds without a capture: ${b.quiet_rounds}. Grails: ${view.seats.map((/** @type {any} */ s, /** @type {number} */ i) => `${s.name} ${b.grails[i]}`).join(', ')}.`));
-  const a = b.active;
+  // Once the game is over nobody acts: an active piece left in the state
+  // (the King fell mid-activation, or a resignation) is not shown.
+  const a = view.to_act.kind === 'over' ? null : b.active;
   if (a) {
     const piece = b.pieces.find((/** @type {any} */ p) => p.cell === a.cell);
     const name = piece ? ((catalog.pieces.find((/** @type {any} */ k) => k.id === piece.piece) || {}).name || piece.piece) : '';
