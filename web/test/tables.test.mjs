@@ -501,6 +501,7 @@ for (const game of wholeGames.split(',').filter(Boolean)) {
     assert.equal(await page.getAttribute('body', 'data-turn'), 'over', 'the game ended');
     const status = await page.textContent('#status.over');
     assert.match(status, /wins|draw/i, `the result in words: ${status}`);
+    assert.ok(!(await page.textContent('main')).includes('Active:'), 'no piece is active once over');
     await shot(page, `${game}-over`);
     await p.context.close();
   });
