@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tabula_server::App;
-use tabula_store::{SqliteStore, Store};
+use tabula_store::{GameKey, SqliteStore, Store};
 use tokio::net::TcpListener;
 
 use common::*;
@@ -30,20 +30,27 @@ async fn instance(store: Arc<SqliteStore>) -> (App, SocketAddr) {
     (app, addr)
 }
 
+/// A chess table between two people, created through the instance at
+/// `addr`: the creation's answer, the table id as JSON, and its key.
+async fn chess_table(addr: SocketAddr) -> (serde_json::Value, serde_json::Value, GameKey) {
+    let (status, created) = post(
+        addr,
+        "/api/tables",
+        &json!({"game": "chess", "seats": ["human", "human"]}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let table = created["table"].clone();
+    let key = GameKey(table.as_i64().unwrap());
+    (created, table, key)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_serve_one_table() {
     let store = Arc::new(SqliteStore::open_in_memory().unwrap());
     let (_a, a_addr) = instance(store.clone()).await;
     let (b, b_addr) = instance(store.clone()).await;
-    let (status, created) = post(
-        a_addr,
-        "/api/tables",
-        &json!({"game": "chess", "seats": ["human", "human"]}).to_string(),
-    )
-    .await;
-    assert_eq!(status, 201);
-    let table = created["table"].clone();
-    let key = tabula_store::GameKey(table.as_i64().unwrap());
+    let (created, table, key) = chess_table(a_addr).await;
 
     // White plays through A, Black watches through B, which never saw the
     // table created: it reads it from the store.
@@ -99,15 +106,7 @@ async fn own_echoes_pass_and_every_other_change_arrives() {
     let (a, a_addr) = instance(store.clone()).await;
     let (b, b_addr) = instance(store.clone()).await;
     a.hear_changes();
-    let (status, created) = post(
-        a_addr,
-        "/api/tables",
-        &json!({"game": "chess", "seats": ["human", "human"]}).to_string(),
-    )
-    .await;
-    assert_eq!(status, 201);
-    let table = created["table"].clone();
-    let key = tabula_store::GameKey(table.as_i64().unwrap());
+    let (created, table, key) = chess_table(a_addr).await;
     let mut white = Client::connect_to(a_addr, &table, &token(&created, 0), None)
         .await
         .unwrap();
@@ -165,14 +164,7 @@ async fn own_echoes_pass_and_every_other_change_arrives() {
 async fn a_standing_draw_offer_is_read_back_and_an_answered_one_is_not() {
     let store = Arc::new(SqliteStore::open_in_memory().unwrap());
     let (_a, a_addr) = instance(store.clone()).await;
-    let (status, created) = post(
-        a_addr,
-        "/api/tables",
-        &json!({"game": "chess", "seats": ["human", "human"]}).to_string(),
-    )
-    .await;
-    assert_eq!(status, 201);
-    let table = created["table"].clone();
+    let (created, table, _) = chess_table(a_addr).await;
     let mut white = Client::connect_to(a_addr, &table, &token(&created, 0), None)
         .await
         .unwrap();
