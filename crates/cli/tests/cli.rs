@@ -1,60 +1,13 @@
 //! The command-line contract, exercised on the real binary.
 
+mod binary;
+
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+
+use binary::*;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// The game store `tabula play` saves to in these tests (never a
-/// `tabula.db` in the source tree).
-fn scratch_db() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("tabula-cli-play-{}.db", std::process::id()))
-}
-
-fn tabula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .env("TABULA_DB", scratch_db())
-        .output()
-        .expect("the tabula binary runs")
-}
-
-fn tabula_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .env("TABULA_DB", scratch_db())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the tabula binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// Bad input: exit code 2, exactly one line on stderr, nothing on stdout.
-fn assert_bad_input(o: &Output, fragment: &str) {
-    assert_eq!(o.status.code(), Some(2), "stderr: {}", stderr(o));
-    let err = stderr(o);
-    assert_eq!(err.lines().count(), 1, "stderr was: {err}");
-    assert!(err.starts_with("tabula: "), "{err}");
-    assert!(err.contains(fragment), "expected '{fragment}' in: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(stdout(o).is_empty(), "stdout: {}", stdout(o));
-}
 
 #[test]
 fn games_lists_every_game_and_its_options() {

@@ -1,46 +1,13 @@
 //! The command line's rough edges (issue 17), each seen through the binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod binary;
+
+use std::process::{Command, Stdio};
+
+use binary::*;
 
 fn scratch(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("tabula-faults-{name}-{}", std::process::id()))
-}
-
-fn tabula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .env("TABULA_DB", scratch("play.db"))
-        .output()
-        .expect("the tabula binary runs")
-}
-
-fn tabula_with_bytes(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .env("TABULA_DB", scratch("play.db"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the tabula binary runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-fn assert_bad_input(o: &Output, fragment: &str) {
-    assert_eq!(o.status.code(), Some(2), "stderr: {}", stderr(o));
-    let err = stderr(o);
-    assert_eq!(err.lines().count(), 1, "stderr was: {err}");
-    assert!(err.contains(fragment), "expected '{fragment}' in: {err}");
 }
 
 #[test]
@@ -100,7 +67,7 @@ fn moves_at_a_chance_node_says_so_and_lists_the_odds() {
 
 #[test]
 fn perft_behind_a_shuffle_is_refused_unless_dealt_from_a_seed() {
-    assert_bad_input(&tabula(&["perft", "lytharia", "2"]), "--seed");
+    assert_refused(&tabula(&["perft", "lytharia", "2"]), "--seed");
     let o = tabula(&["perft", "lytharia", "2", "--seed", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let n: u64 = stdout(&o).trim().parse().unwrap();
@@ -109,11 +76,11 @@ fn perft_behind_a_shuffle_is_refused_unless_dealt_from_a_seed() {
 
 #[test]
 fn conflicting_and_out_of_range_options_are_errors() {
-    assert_bad_input(
+    assert_refused(
         &tabula(&["new", "skirmish", "--mode", "advanced", "-o", "mode=basic"]),
         "given twice",
     );
-    assert_bad_input(
+    assert_refused(
         &tabula(&["new", "skirmish", "--attack-bonus", "-2147483648"]),
         "-99 to 99",
     );
@@ -192,7 +159,7 @@ fn a_file_of_several_games_replays_one_and_imports_each() {
     std::fs::write(&file, format!("{MATE}\n{SCHOLAR}\n{NULL_MOVE}")).unwrap();
     let (f, db) = (file.to_str().unwrap(), dir.join("t.db"));
     let d = db.to_str().unwrap();
-    assert_bad_input(&tabula(&["record", "replay", f]), "--game N (1 to 3)");
+    assert_refused(&tabula(&["record", "replay", f]), "--game N (1 to 3)");
     let o = tabula(&["record", "replay", f, "--game", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -200,11 +167,11 @@ fn a_file_of_several_games_replays_one_and_imports_each() {
         "{}",
         stdout(&o)
     );
-    assert_bad_input(
+    assert_refused(
         &tabula(&["record", "replay", f, "--game", "4"]),
         "no game 4",
     );
-    assert_bad_input(
+    assert_refused(
         &tabula(&["record", "replay", f, "--game", "3"]),
         "ply 2: illegal action '--': a null move",
     );
@@ -249,18 +216,18 @@ fn a_file_of_several_games_replays_one_and_imports_each() {
 
 #[test]
 fn an_illegal_canonical_epoch_move_is_called_illegal() {
-    assert_bad_input(
+    assert_refused(
         &tabula(&["apply", "epoch", "e1xe5e6"]),
         "'e1xe5e6' is not a legal move here",
     );
-    assert_bad_input(&tabula(&["apply", "epoch", "e1xe5e6zz"]), "cannot read");
+    assert_refused(&tabula(&["apply", "epoch", "e1xe5e6zz"]), "cannot read");
 }
 
 #[test]
 fn a_long_bad_input_is_echoed_once() {
     let long = "Q".repeat(300);
     let o = tabula(&["apply", "chess", &long]);
-    assert_bad_input(&o, "bad move");
+    assert_refused(&o, "bad move");
     assert_eq!(stderr(&o).matches(&long).count(), 1, "{}", stderr(&o));
 }
 
