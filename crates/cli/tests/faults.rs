@@ -82,7 +82,7 @@ fn conflicting_and_out_of_range_options_are_errors() {
     );
     assert_refused(
         &tabula(&["new", "skirmish", "--attack-bonus", "-2147483648"]),
-        "-99 to 99",
+        "-999 to 999",
     );
     assert!(
         tabula(&["new", "skirmish", "--attack-bonus", "-3"])

@@ -209,7 +209,7 @@ pub enum Relocation {
 pub struct SkirmishOptions {
     /// Basic or Advanced game.
     pub mode: Mode,
-    /// The Attack Bonus, -99 to 99 through `set` (book default 1).
+    /// The Attack Bonus, -999 to 999 through `set` (book default 1).
     pub attack_bonus: i32,
     /// The King's value, 1 to 9 (book default 4).
     pub king_value: KingValue,
@@ -306,9 +306,9 @@ const SPECS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "attack-bonus",
-        values: "-99..=99",
+        values: "-999..=999",
         default: "1",
-        help: "added to the attacker's total in every skirmish (-99 to 99, negative too)",
+        help: "added to the attacker's total in every skirmish (-999 to 999, negative too)",
     },
     OptionSpec {
         key: "king-value",
@@ -454,13 +454,16 @@ impl Options for SkirmishOptions {
                 )?
             }
             "attack-bonus" => {
-                // Beyond the dice's reach either way a bonus decides every
-                // skirmish alone; the bound keeps totals far from overflow.
+                // The book allows "any amount". Past about 170 either way
+                // (4d20 against 4d20, a Queen's value, a whole sequential
+                // chain's decrease) a bonus decides every skirmish alone, so
+                // this range holds every distinct game, and keeps totals far
+                // from overflow.
                 self.attack_bonus = v
                     .parse()
                     .ok()
-                    .filter(|b: &i32| (-99..=99).contains(b))
-                    .ok_or_else(|| bad(key, value, "an integer from -99 to 99"))?
+                    .filter(|b: &i32| (-999..=999).contains(b))
+                    .ok_or_else(|| bad(key, value, "an integer from -999 to 999"))?
             }
             "king-value" => {
                 self.king_value = v
@@ -606,8 +609,8 @@ mod tests {
         assert!(o.set("king-value", "10").is_err());
         assert!(o.set("attack-bonus", "x").is_err());
         assert!(o.set("attack-bonus", "-2147483648").is_err());
-        assert!(o.set("attack-bonus", "100").is_err());
-        o.set("attack-bonus", "-99").unwrap();
+        assert!(o.set("attack-bonus", "1000").is_err());
+        o.set("attack-bonus", "-999").unwrap();
         assert!(o.set("colour", "x").is_err());
     }
 

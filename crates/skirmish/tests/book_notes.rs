@@ -55,7 +55,7 @@ fn standard_piece_values_pawn_1_bishop_3_knight_3_rook_5_queen_9_king_4() {
 #[test]
 fn the_attack_bonus_is_fixed_before_the_game_default_one_positive_zero_or_negative() {
     assert_eq!(basic().attack_bonus, 1);
-    for (text, bonus) in [("0", 0), ("-3", -3), ("7", 7), ("-2147483648", i32::MIN)] {
+    for (text, bonus) in [("0", 0), ("-3", -3), ("7", 7), ("999", 999), ("-999", -999)] {
         let mut o = basic();
         o.set("attack-bonus", text).unwrap();
         assert_eq!(o.attack_bonus, bonus);
@@ -63,6 +63,8 @@ fn the_attack_bonus_is_fixed_before_the_game_default_one_positive_zero_or_negati
         assert_eq!(g.odds(&"b3d5".parse().unwrap())[0].bonus, i64::from(bonus));
     }
     assert!(basic().set("attack-bonus", "1.5").is_err());
+    // "Any amount": beyond ±999 no game differs (docs/rules/skirmish.md).
+    assert!(basic().set("attack-bonus", "-2147483648").is_err());
     // Fixed: it is part of the options, carried by the position text, and a
     // text written under one bonus is refused under another.
     let mut o = basic();
