@@ -121,7 +121,8 @@ fn duel_line(view: &Value) -> String {
     let wins = |seat: u64| results.iter().filter(|r| **r == Some(seat)).count();
     let mut line = format!(
         "Battle Duel: round {}; score Player 1 {}, Player 2 {}",
-        count(&duel["round"]) + 1,
+        // Counted from 1 once rounds begin; 0 while troops are picked.
+        count(&duel["round"]).max(1),
         wins(0),
         wins(1)
     );
