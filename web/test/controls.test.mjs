@@ -37,7 +37,7 @@ test('a clock that runs out ends the game, and the page says who won and why', a
   await page.click('#board [data-cell="e4"]');
   await page.waitForFunction(() => document.body.dataset.turn === 'over', null, { timeout: 15000 });
   assert.equal(await ply(page), 2, 'the flag fell on White\'s second move, with nothing sent');
-  assert.match(await page.textContent('#status'), /^Black wins by timeout\. You lose\.$/);
+  assert.match(await page.textContent('#status'), /^Black wins on time\. You lose\.$/);
   assert.equal(await page.textContent('.clock[data-seat="0"] .time'), '0:00');
   assert.equal(await page.locator('#board .cell.active').count(), 0, 'nothing to click once the game is over');
   assert.ok(await page.locator('[data-table-action="rematch"]').count(), 'a rematch is offered');
