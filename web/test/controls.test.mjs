@@ -2,20 +2,11 @@
 // browser: a clock that runs out, Warrior's Swords facing picker, and the
 // Skirmish defender's choice to stay or take the square, with the dice.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, createTable, recordFrames, tableReady, ply, plyAfter, actingView, perform, shot, violations } from './harness.mjs';
+import { suite, createTable, recordFrames, tableReady, ply, plyAfter, actingView, perform, shot, violations } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = suite();
 
 /** Opens a table page holding `tokens` (hotseat when several). */
 async function open(created, tokens = created.seats.map((s) => s.link_token)) {
