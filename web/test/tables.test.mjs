@@ -413,6 +413,29 @@ test('hotseat Lytharia: the board is hidden between the two players', async () =
   await context.close();
 });
 
+test('a Battle Duel says its round, its score and how many troops are picked', async () => {
+  const created = await createTable(server.url, { game: 'lytharia', options: { mode: 'duel' }, seats: ['human', 'computer:easy'], seed: 3 });
+  const p = await openSeat(server.url, created.table, created.seats[0].link_token);
+  const page = p.page;
+  const panel = () => page.textContent('#game-panel');
+  await page.waitForFunction(() => document.body.dataset.turn === 'mine');
+  assert.match(await panel(), /each side picks 7 troops/);
+  assert.match(await panel(), /Picked: Player 1 0 of 7/);
+  await clickSomething(page);
+  await page.waitForFunction(() => /Player 1 1 of 7/.test(document.getElementById('game-panel').textContent));
+  // Play on, clicking whatever is offered, until the first round is decided.
+  for (let i = 0; i < 120 && !/Round 1 (won by|tied)/.test(await panel()); i++) {
+    await page.waitForFunction(() => ['mine', 'over'].includes(document.body.dataset.turn));
+    if (/Round 1 (won by|tied)/.test(await panel())) break;
+    await clickSomething(page, { pick: i });
+  }
+  const text = await panel();
+  assert.match(text, /Battle Duel, round 2\. Score: Player 1 [01], Player 2 [01] \(4 wins take the match\)\./);
+  assert.match(text, /Round 1 (won by Player [12]|tied)\./);
+  await shot(page, 'lytharia-duel');
+  await p.context.close();
+});
+
 test('the page is served with its content types, revalidated by ETag', async () => {
   const get = (path, headers = {}) => fetch(`${server.url}${path}`, { headers });
   for (const [path, type] of [['/', 'text/html'], ['/t/1', 'text/html'], ['/rules/epoch', 'text/html'],
