@@ -41,7 +41,8 @@ mod level;
 mod mcts;
 
 pub use any::{
-    Stats, choose, choose_with, evaluations_per_second, iterations_per_second, playouts_per_second,
+    Stats, choose, choose_on_threads, choose_with, evaluations_per_second, iterations_per_second,
+    playouts_per_second,
 };
 pub use baseline::{greedy, random};
 pub use eval::{Evaluate, score};
