@@ -33,6 +33,9 @@ pub trait Evaluate: Game {
     /// The weight of the implicit minimax value in the search's action
     /// values (see [`crate::SearchConfig::implicit_minimax`]); 0 is off.
     const IMPLICIT_MINIMAX: f64 = 0.0;
+    /// Greedy decisions played from a new leaf (see
+    /// [`crate::SearchConfig::greedy_rollout`]); 0 is none.
+    const GREEDY_ROLLOUT: u32 = 0;
 
     /// Team 0's advantage over team 1 in the game's own units (pawns,
     /// Grails): positive when team 0 is ahead.
@@ -182,9 +185,13 @@ impl Evaluate for Epoch {
 }
 
 impl Evaluate for Warrior {
-    const ITERATIONS: u32 = 12000;
+    // Each iteration plays the rest of a turn greedily, so far fewer are
+    // needed (and affordable) than with bare leaves (docs/ai.md).
+    const ITERATIONS: u32 = 1000;
     const ROLLOUT: u32 = 0;
     const SCALE: f64 = 6.0;
+    const EXPLORATION: f64 = 0.25;
+    const GREEDY_ROLLOUT: u32 = 8;
 
     fn advantage(&self) -> f64 {
         let mut team = [0.0f64; 2];
@@ -208,12 +215,9 @@ impl Evaluate for Warrior {
                 + 1.5 * f64::from(reserve.weapons.total())
                 + 0.5 * f64::from(self.income(army));
         }
-        if eval_v2() {
-            let threats = warrior_king_threats(self);
-            for t in 0..2 {
-                team[t] += threats[t];
-            }
-        }
+        let threats = warrior_king_threats(self);
+        team[0] += threats[0];
+        team[1] += threats[1];
         team[0] - team[1]
     }
 }
@@ -264,19 +268,19 @@ const WARRIOR_KING_TAKEN: f64 = 20.0;
 /// A King attacked by an army that moves later: it may still flee.
 const WARRIOR_PRESSURE: f64 = 1.5;
 
-/// Whether the second evaluation is on (tuning switch, read once).
-fn eval_v2() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("TABULA_EVAL").map_or(true, |v| v != "1"))
-}
-
 impl Evaluate for Covenant {
-    const ITERATIONS: u32 = 2000;
+    // A turn is many activations, each a few actions: every leaf plays the
+    // rest of its side's turn greedily, and an action's value leans on the
+    // best line below it (implicit minimax), since an activation or a step
+    // is only as good as the blow it leads to (docs/ai.md).
+    const ITERATIONS: u32 = 150;
     const SCALE: f64 = 4.0;
+    const EXPLORATION: f64 = 0.25;
+    const IMPLICIT_MINIMAX: f64 = 0.5;
+    const GREEDY_ROLLOUT: u32 = 12;
 
     fn advantage(&self) -> f64 {
         let table = PieceTable::builtin();
-        let v2 = eval_v2();
         let mover = self.side_to_move();
         let mut side = [0.0f64; 2];
         for p in self.pieces() {
@@ -284,18 +288,13 @@ impl Evaluate for Covenant {
             let health = f64::from(p.blood) / f64::from(ty.blood.max(1));
             // The King's Blood is the game: its loss ends it.
             let worth = if ty.king {
-                if v2 {
-                    // Blood the foes can strike next: all of it when they
-                    // are to act, a part when the King's side may still
-                    // answer first.
-                    let threat = covenant_threat(self, p);
-                    let weight = if p.side == mover { 0.4 } else { 1.0 };
-                    let left = (f64::from(p.blood) - weight * threat).max(0.0);
-                    let safe = left / f64::from(ty.blood.max(1));
-                    8.0 * safe + 4.0 * health + if left <= 0.0 { -8.0 } else { 0.0 }
-                } else {
-                    8.0 * health + 4.0
-                }
+                // Blood the foes can strike next: all of it when they are
+                // to act, a part when the King's side may still answer first.
+                let threat = covenant_threat(self, p);
+                let weight = if p.side == mover { 0.4 } else { 1.0 };
+                let left = (f64::from(p.blood) - weight * threat).max(0.0);
+                let safe = left / f64::from(ty.blood.max(1));
+                8.0 * safe + 4.0 * health + if left <= 0.0 { -8.0 } else { 0.0 }
             } else {
                 (f64::from(ty.price.unwrap_or(2)) + 1.0) * (0.5 + 0.5 * health)
             };
@@ -359,7 +358,7 @@ impl Evaluate for Lytharia {
         // point must outweigh the Pawn it was, and a Pawn gains as it nears
         // the far rank (the first evaluation counted a point as less than a
         // Pawn on the board, so scoring looked like a loss).
-        let race = eval_v2() && self.options().mode == tabula_lytharia::Mode::PawnWars;
+        let race = self.options().mode == tabula_lytharia::Mode::PawnWars;
         let point = if race { 9.0 } else { 2.0 };
         if race {
             for u in &st.units {

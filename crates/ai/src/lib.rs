@@ -8,7 +8,11 @@
 //! almost never end). Chance nodes draw outcomes by their exact probabilities
 //! and merge outcomes that reach the same state ([`tabula_core::Game::key`]); multi-decision
 //! turns and team games need nothing special, since every node backs up the
-//! score of every team and each decider maximises its own team's.
+//! score of every team and each decider maximises its own team's. Where a
+//! turn is many decisions deep (Warrior, Covenant) a new leaf first plays the
+//! rest of its team's turn greedily, and Covenant's action values lean on the
+//! best line below them (implicit minimax). Several threads search
+//! independent trees whose root statistics are summed (root parallelism).
 //!
 //! Hidden information: the search only ever sees worlds drawn with
 //! [`tabula_core::Game::determinize`] from the deciding seat's point of view, one per

@@ -40,25 +40,24 @@ pub struct SearchConfig {
     /// result (the evaluations below it backed up by minimax) rather than
     /// the mean of its visits: 0 is plain UCT.
     pub implicit_minimax: f64,
+    /// From a new leaf, the most decisions of the team to act there played
+    /// by the greedy policy (the best action by the evaluation) before it
+    /// is evaluated; the team's turn ends them sooner.
+    pub greedy_rollout: u32,
 }
 
 impl SearchConfig {
     /// The settings for game `G` under `budget`.
     pub fn for_game<G: Evaluate>(budget: Budget) -> Self {
-        let env = |k: &str, d: f64| {
-            std::env::var(k)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(d)
-        };
         SearchConfig {
             budget,
             rollout: G::ROLLOUT,
-            exploration: env("TABULA_C", G::EXPLORATION),
-            prior_weight: env("TABULA_W", G::PRIOR_WEIGHT),
+            exploration: G::EXPLORATION,
+            prior_weight: G::PRIOR_WEIGHT,
             threads: 1,
-            widening: env("TABULA_PW", G::WIDENING),
-            implicit_minimax: env("TABULA_IM", G::IMPLICIT_MINIMAX),
+            widening: G::WIDENING,
+            implicit_minimax: G::IMPLICIT_MINIMAX,
+            greedy_rollout: G::GREEDY_ROLLOUT,
         }
     }
 }
@@ -467,6 +466,39 @@ impl<G: Evaluate> Search<G> {
                 }
             }
         }
+        // Finish the turn of the team at the leaf with the greedy policy, so
+        // a leaf in the middle of a many-decision turn is judged by the turn
+        // played on sensibly, not by its half-played state.
+        let start = match world.to_act() {
+            ToAct::Player { player } => world.seating().team(player),
+            _ => None,
+        };
+        let mut actions = std::mem::take(&mut self.actions);
+        for _ in 0..self.config.greedy_rollout {
+            let ToAct::Player { player } = world.to_act() else {
+                break;
+            };
+            let Some(team) = world.seating().team(player) else {
+                break;
+            };
+            if Some(team) != start {
+                break;
+            }
+            world.legal_actions(&mut actions);
+            let mut best: Option<(usize, f64)> = None;
+            for (i, a) in actions.iter().enumerate() {
+                let mut after = world.clone();
+                after.apply_unchecked(a);
+                let v = self.evaluate(&after, team);
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((i, v));
+                }
+            }
+            let Some((i, _)) = best else { break };
+            let a = actions[i].clone();
+            world.apply_unchecked(&a);
+        }
+        self.actions = actions;
         self.evaluate(&world, Team(0))
     }
 
