@@ -36,6 +36,9 @@ pub trait Evaluate: Game {
     /// Greedy decisions played from a new leaf (see
     /// [`crate::SearchConfig::greedy_rollout`]); 0 is none.
     const GREEDY_ROLLOUT: u32 = 0;
+    /// How many teams' turns that greedy play may cover: 1 is the leaf's own
+    /// team's turn only, 2 the other team's reply too.
+    const GREEDY_TURNS: u32 = 1;
 
     /// Team 0's advantage over team 1 in the game's own units (pawns,
     /// Grails): positive when team 0 is ahead.

@@ -44,6 +44,9 @@ pub struct SearchConfig {
     /// by the greedy policy (the best action by the evaluation) before it
     /// is evaluated; the team's turn ends them sooner.
     pub greedy_rollout: u32,
+    /// How many teams' turns the greedy completion may play (1: only the
+    /// leaf's own team's).
+    pub greedy_turns: u32,
 }
 
 impl SearchConfig {
@@ -58,6 +61,7 @@ impl SearchConfig {
             widening: G::WIDENING,
             implicit_minimax: G::IMPLICIT_MINIMAX,
             greedy_rollout: G::GREEDY_ROLLOUT,
+            greedy_turns: G::GREEDY_TURNS,
         }
     }
 }
@@ -469,10 +473,11 @@ impl<G: Evaluate> Search<G> {
         // Finish the turn of the team at the leaf with the greedy policy, so
         // a leaf in the middle of a many-decision turn is judged by the turn
         // played on sensibly, not by its half-played state.
-        let start = match world.to_act() {
+        let mut current = match world.to_act() {
             ToAct::Player { player } => world.seating().team(player),
             _ => None,
         };
+        let mut turns = 1;
         let mut actions = std::mem::take(&mut self.actions);
         for _ in 0..self.config.greedy_rollout {
             let ToAct::Player { player } = world.to_act() else {
@@ -481,8 +486,12 @@ impl<G: Evaluate> Search<G> {
             let Some(team) = world.seating().team(player) else {
                 break;
             };
-            if Some(team) != start {
-                break;
+            if Some(team) != current {
+                if turns >= self.config.greedy_turns {
+                    break;
+                }
+                turns += 1;
+                current = Some(team);
             }
             world.legal_actions(&mut actions);
             let mut best: Option<(usize, f64)> = None;
