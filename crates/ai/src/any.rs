@@ -43,6 +43,22 @@ pub fn choose_with(
     budget: Option<Budget>,
     rng: &mut GameRng,
 ) -> Option<(ActionText, Stats)> {
+    choose_on_threads(game, me, level, budget, 1, rng)
+}
+
+/// [`choose_with`] with the tree search split over `threads` independent
+/// trees searched at once (root parallelism: the budget's iterations are
+/// shared between them and their root statistics summed). The choice
+/// depends only on the seed, `threads` and the budget. The baselines and
+/// the alpha-beta engine ignore `threads`.
+pub fn choose_on_threads(
+    game: &AnyGame,
+    me: Player,
+    level: Level,
+    budget: Option<Budget>,
+    threads: u32,
+    rng: &mut GameRng,
+) -> Option<(ActionText, Stats)> {
     match game {
         AnyGame::Chess(g) if level.nodes().is_some() => {
             if g.to_act().player() != Some(me) {
@@ -63,12 +79,12 @@ pub fn choose_with(
             EPOCH_ENGINES.give(hash_for(level), engine);
             finish(g, out.best, out.info.depth, out.info.nodes, out.info.score)
         }
-        AnyGame::Chess(g) => decide(g, me, level, budget, rng),
-        AnyGame::Epoch(g) => decide(g, me, level, budget, rng),
-        AnyGame::Warrior(g) => decide(g, me, level, budget, rng),
-        AnyGame::Covenant(g) => decide(g, me, level, budget, rng),
-        AnyGame::Skirmish(g) => decide(g, me, level, budget, rng),
-        AnyGame::Lytharia(g) => decide(g, me, level, budget, rng),
+        AnyGame::Chess(g) => decide(g, me, level, budget, threads, rng),
+        AnyGame::Epoch(g) => decide(g, me, level, budget, threads, rng),
+        AnyGame::Warrior(g) => decide(g, me, level, budget, threads, rng),
+        AnyGame::Covenant(g) => decide(g, me, level, budget, threads, rng),
+        AnyGame::Skirmish(g) => decide(g, me, level, budget, threads, rng),
+        AnyGame::Lytharia(g) => decide(g, me, level, budget, threads, rng),
     }
 }
 
@@ -166,6 +182,7 @@ fn decide<G: Evaluate>(
     me: Player,
     level: Level,
     budget: Option<Budget>,
+    threads: u32,
     rng: &mut GameRng,
 ) -> Option<(ActionText, Stats)> {
     let (action, stats) = match level.budget(G::ITERATIONS) {
@@ -177,7 +194,10 @@ fn decide<G: Evaluate>(
             (action, Stats::default())
         }
         Some(own) => {
-            let config = SearchConfig::for_game::<G>(budget.unwrap_or(own));
+            let config = SearchConfig {
+                threads: threads.max(1),
+                ..SearchConfig::for_game::<G>(budget.unwrap_or(own))
+            };
             let (action, report) = Search::new(config).choose(game, me, rng)?;
             (
                 action,

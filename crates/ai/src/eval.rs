@@ -23,6 +23,22 @@ pub trait Evaluate: Game {
     const ROLLOUT: u32 = 0;
     /// The advantage that makes team 0 about 73% to win (the logistic scale).
     const SCALE: f64;
+    /// The exploration constant of the search's upper confidence bound.
+    const EXPLORATION: f64 = 0.7;
+    /// How many visits the evaluation of an action's result counts as
+    /// (progressive bias).
+    const PRIOR_WEIGHT: f64 = 2.0;
+    /// Progressive widening (see [`crate::SearchConfig::widening`]); 0 is off.
+    const WIDENING: f64 = 0.0;
+    /// The weight of the implicit minimax value in the search's action
+    /// values (see [`crate::SearchConfig::implicit_minimax`]); 0 is off.
+    const IMPLICIT_MINIMAX: f64 = 0.0;
+    /// Greedy decisions played from a new leaf (see
+    /// [`crate::SearchConfig::greedy_rollout`]); 0 is none.
+    const GREEDY_ROLLOUT: u32 = 0;
+    /// How many teams' turns that greedy play may cover: 1 is the leaf's own
+    /// team's turn only, 2 the other team's reply too.
+    const GREEDY_TURNS: u32 = 1;
 
     /// Team 0's advantage over team 1 in the game's own units (pawns,
     /// Grails): positive when team 0 is ahead.
@@ -172,9 +188,13 @@ impl Evaluate for Epoch {
 }
 
 impl Evaluate for Warrior {
-    const ITERATIONS: u32 = 12000;
+    // Each iteration plays the rest of a turn greedily, so far fewer are
+    // needed (and affordable) than with bare leaves (docs/ai.md).
+    const ITERATIONS: u32 = 1000;
     const ROLLOUT: u32 = 0;
     const SCALE: f64 = 6.0;
+    const EXPLORATION: f64 = 0.25;
+    const GREEDY_ROLLOUT: u32 = 8;
 
     fn advantage(&self) -> f64 {
         let mut team = [0.0f64; 2];
@@ -198,23 +218,87 @@ impl Evaluate for Warrior {
                 + 1.5 * f64::from(reserve.weapons.total())
                 + 0.5 * f64::from(self.income(army));
         }
+        let threats = warrior_king_threats(self);
+        team[0] += threats[0];
+        team[1] += threats[1];
         team[0] - team[1]
     }
 }
 
+/// Each team's bonus for attacking the other team's Kings: decisive when
+/// the attacker's army is the next to make its movement (the King falls
+/// then unless the game ends first), a lesser pressure otherwise. There is
+/// no check in Warrior Chess, so nothing else warns a search that stops
+/// before the next army's movement.
+fn warrior_king_threats(game: &Warrior) -> [f64; 2] {
+    use tabula_warrior::{Army, Phase, PieceKind};
+    let players = usize::from(game.player_count()).max(1);
+    let mover = game.to_move();
+    let next = if game.phase() == Phase::Movement {
+        mover
+    } else {
+        Army::ALL[(mover as usize + 1) % players]
+    };
+    let mut kings = [0u64; 2];
+    for (sq, p) in game.pieces() {
+        if p.kind == PieceKind::King {
+            kings[usize::from(p.army.team())] |= sq.bit();
+        }
+    }
+    let mut bonus = [0.0f64; 2];
+    let mut decisive = [false; 2];
+    for (sq, p) in game.pieces() {
+        let t = usize::from(p.army.team());
+        if game.reach(sq).1 & kings[1 - t] == 0 {
+            continue;
+        }
+        if p.army == next {
+            decisive[t] = true;
+        } else {
+            bonus[t] += WARRIOR_PRESSURE;
+        }
+    }
+    for t in 0..2 {
+        if decisive[t] {
+            bonus[t] += WARRIOR_KING_TAKEN;
+        }
+    }
+    bonus
+}
+
+/// A King the next movement captures: as good as won (logistic 0.96).
+const WARRIOR_KING_TAKEN: f64 = 20.0;
+/// A King attacked by an army that moves later: it may still flee.
+const WARRIOR_PRESSURE: f64 = 1.5;
+
 impl Evaluate for Covenant {
-    const ITERATIONS: u32 = 2000;
+    // A turn is many activations, each a few actions: every leaf plays the
+    // rest of its side's turn greedily, and an action's value leans on the
+    // best line below it (implicit minimax), since an activation or a step
+    // is only as good as the blow it leads to. Hard is 150 iterations: at
+    // 450 it scored worse against greedy on the same seed (docs/ai.md).
+    const ITERATIONS: u32 = 50;
     const SCALE: f64 = 4.0;
+    const EXPLORATION: f64 = 0.25;
+    const IMPLICIT_MINIMAX: f64 = 0.5;
+    const GREEDY_ROLLOUT: u32 = 12;
 
     fn advantage(&self) -> f64 {
         let table = PieceTable::builtin();
+        let mover = self.side_to_move();
         let mut side = [0.0f64; 2];
         for p in self.pieces() {
             let ty = table.get(p.kind);
             let health = f64::from(p.blood) / f64::from(ty.blood.max(1));
             // The King's Blood is the game: its loss ends it.
             let worth = if ty.king {
-                8.0 * health + 4.0
+                // Blood the foes can strike next: all of it when they are
+                // to act, a part when the King's side may still answer first.
+                let threat = covenant_threat(self, p);
+                let weight = if p.side == mover { 0.4 } else { 1.0 };
+                let left = (f64::from(p.blood) - weight * threat).max(0.0);
+                let safe = left / f64::from(ty.blood.max(1));
+                8.0 * safe + 4.0 * health + if left <= 0.0 { -8.0 } else { 0.0 }
             } else {
                 (f64::from(ty.price.unwrap_or(2)) + 1.0) * (0.5 + 0.5 * health)
             };
@@ -225,6 +309,34 @@ impl Evaluate for Covenant {
         }
         side[0] - side[1]
     }
+}
+
+/// The Blood the King `king` may lose to one round of the foes' blows:
+/// every foe whose Speed (plus its shot's range) reaches the King's hex
+/// strikes once with its plain Attack.
+fn covenant_threat(game: &Covenant, king: &tabula_covenant::Piece) -> f64 {
+    let table = PieceTable::builtin();
+    let defence = game.defence(king);
+    let mut threat = 0.0;
+    for q in game.pieces() {
+        if q.side == king.side || q.idle {
+            continue;
+        }
+        let ty = table.get(q.kind);
+        let d = q.at.distance(king.at);
+        let speed = ty.speed;
+        let blow = if d <= speed.saturating_add(1) {
+            Covenant::damage(i16::from(ty.attack), defence)
+        } else if let Some(r) = ty.powers.ranged
+            && d <= speed.saturating_add(r.range)
+        {
+            Covenant::damage(i16::from(r.attack), defence)
+        } else {
+            0
+        };
+        threat += f64::from(blow);
+    }
+    threat
 }
 
 impl Evaluate for Lytharia {
@@ -246,11 +358,25 @@ impl Evaluate for Lytharia {
                 *s += worth;
             }
         }
+        // Pawn Wars is a race: a Pawn that scores leaves the board, so a
+        // point must outweigh the Pawn it was, and a Pawn gains as it nears
+        // the far rank (the first evaluation counted a point as less than a
+        // Pawn on the board, so scoring looked like a loss).
+        let race = self.options().mode == tabula_lytharia::Mode::PawnWars;
+        let point = if race { 9.0 } else { 2.0 };
+        if race {
+            for u in &st.units {
+                let rank = f64::from(u.at.0.relative_to(st.color(u.owner)).rank() as u8);
+                if let Some(s) = side.get_mut(usize::from(u.owner)) {
+                    *s += 0.12 * rank * rank;
+                }
+            }
+        }
         for (i, s) in st.sides.iter().enumerate() {
             side[i] += 0.8 * s.hand.len() as f64
                 + 0.2 * f64::from(s.mana.clamp(0, 15) as u16)
                 + 0.3 * f64::from(s.obelisk.clamp(0, 6) as u16)
-                + 2.0 * f64::from(s.points.clamp(0, 1000) as u16);
+                + point * f64::from(s.points.clamp(0, 1000) as u16);
         }
         side[0] - side[1]
     }

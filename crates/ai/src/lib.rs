@@ -8,7 +8,11 @@
 //! almost never end). Chance nodes draw outcomes by their exact probabilities
 //! and merge outcomes that reach the same state ([`tabula_core::Game::key`]); multi-decision
 //! turns and team games need nothing special, since every node backs up the
-//! score of every team and each decider maximises its own team's.
+//! score of every team and each decider maximises its own team's. Where a
+//! turn is many decisions deep (Warrior, Covenant) a new leaf first plays the
+//! rest of its team's turn greedily, and Covenant's action values lean on the
+//! best line below them (implicit minimax). Several threads search
+//! independent trees whose root statistics are summed (root parallelism).
 //!
 //! Hidden information: the search only ever sees worlds drawn with
 //! [`tabula_core::Game::determinize`] from the deciding seat's point of view, one per
@@ -42,7 +46,8 @@ mod mcts;
 pub mod uci;
 
 pub use any::{
-    Stats, choose, choose_with, evaluations_per_second, iterations_per_second, playouts_per_second,
+    Stats, choose, choose_on_threads, choose_with, evaluations_per_second, iterations_per_second,
+    playouts_per_second,
 };
 pub use baseline::{greedy, random};
 pub use eval::{Evaluate, score};

@@ -28,6 +28,25 @@ pub struct SearchConfig {
     /// How many visits the evaluation of an action's result counts as
     /// before the action is searched (progressive bias; 0 turns it off).
     pub prior_weight: f64,
+    /// Independent trees searched at once (root parallelism): each runs
+    /// its share of the iterations from its own seed drawn from the
+    /// seat's stream, and their root statistics are summed.
+    pub threads: u32,
+    /// Progressive widening: a node visited `n` times lets only its
+    /// `widening × √(n + 1)` best actions by their evaluation compete
+    /// (0 lets every action compete from the start).
+    pub widening: f64,
+    /// How much of an action's value is the implicit minimax value of its
+    /// result (the evaluations below it backed up by minimax) rather than
+    /// the mean of its visits: 0 is plain UCT.
+    pub implicit_minimax: f64,
+    /// From a new leaf, the most decisions of the team to act there played
+    /// by the greedy policy (the best action by the evaluation) before it
+    /// is evaluated; the team's turn ends them sooner.
+    pub greedy_rollout: u32,
+    /// How many teams' turns the greedy completion may play (1: only the
+    /// leaf's own team's).
+    pub greedy_turns: u32,
 }
 
 impl SearchConfig {
@@ -36,8 +55,13 @@ impl SearchConfig {
         SearchConfig {
             budget,
             rollout: G::ROLLOUT,
-            exploration: 0.7,
-            prior_weight: 2.0,
+            exploration: G::EXPLORATION,
+            prior_weight: G::PRIOR_WEIGHT,
+            threads: 1,
+            widening: G::WIDENING,
+            implicit_minimax: G::IMPLICIT_MINIMAX,
+            greedy_rollout: G::GREEDY_ROLLOUT,
+            greedy_turns: G::GREEDY_TURNS,
         }
     }
 }
@@ -56,6 +80,28 @@ pub struct SearchReport {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// One root action's statistics, for the final choice and for merging the
+/// trees of a parallel search.
+#[derive(Debug, Clone)]
+struct RootStat<A> {
+    action: A,
+    visits: u32,
+    /// The searcher's team's summed score over the visits.
+    total: f64,
+    /// The evaluation of the action's result (its value before any visit).
+    prior: f64,
+}
+
+impl<A> RootStat<A> {
+    fn value(&self) -> f64 {
+        if self.visits == 0 {
+            self.prior
+        } else {
+            self.total / f64::from(self.visits)
+        }
+    }
+}
 
 #[derive(Debug)]
 struct Edge<A> {
@@ -79,6 +125,12 @@ struct Node<A> {
     total: f64,
     edges: Vec<Edge<A>>,
     expanded: bool,
+    /// Team 0's score by the evaluations below this node backed up by
+    /// minimax (each decider takes its team's best; chance by the visits'
+    /// mean): the implicit minimax value.
+    minimax: f64,
+    /// The team deciding here (player nodes), for the minimax backup.
+    team: Option<Team>,
 }
 
 impl<A> Node<A> {
@@ -88,6 +140,8 @@ impl<A> Node<A> {
             total: 0.0,
             edges: Vec::new(),
             expanded: false,
+            minimax: 0.5,
+            team: None,
         }
     }
 }
@@ -128,6 +182,45 @@ impl<G: Evaluate> Search<G> {
         if legal.len() == 1 {
             return legal.pop().map(|a| (a, SearchReport::default()));
         }
+        let team = game.seating().team(me)?;
+        let (stats, report) = if self.config.threads > 1 {
+            self.grow_parallel(game, me, team, rng)
+        } else {
+            let iterations = self.grow(game, me, rng);
+            let report = SearchReport {
+                iterations,
+                nodes: self.nodes.len(),
+                evaluations: self.evaluations,
+                value: 0.5,
+            };
+            (self.root_stats(team), report)
+        };
+        // The most searched action that is legal in the real state (every
+        // world keeps `me`'s own options, but be sure).
+        let mut best: Option<&RootStat<G::Action>> = None;
+        for stat in &stats {
+            if !legal.contains(&stat.action) {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    stat.visits > b.visits || (stat.visits == b.visits && stat.value() > b.value())
+                }
+            };
+            if better {
+                best = Some(stat);
+            }
+        }
+        let (action, value) = match best {
+            Some(stat) => (stat.action.clone(), stat.value()),
+            None => (legal.first()?.clone(), 0.5),
+        };
+        Some((action, SearchReport { value, ..report }))
+    }
+
+    /// Runs the iterations of one tree from `game`; returns how many ran.
+    fn grow(&mut self, game: &G, me: Player, rng: &mut GameRng) -> u32 {
         self.nodes.clear();
         self.nodes.push(Node::new());
         self.evaluations = 0;
@@ -148,43 +241,94 @@ impl<G: Evaluate> Search<G> {
             self.iterate(world, rng);
             iterations += 1;
         }
-        let team = game.seating().team(me)?;
-        // The most searched action that is legal in the real state (every
-        // world keeps `me`'s own options, but be sure).
+        iterations
+    }
+
+    /// The root's player edges: visits and `team`'s summed score.
+    fn root_stats(&self, team: Team) -> Vec<RootStat<G::Action>> {
         let root = &self.nodes[0];
-        let mut best: Option<(&Edge<G::Action>, u32, f64)> = None;
-        for edge in &root.edges {
-            if edge.chance || !legal.contains(&edge.action) {
-                continue;
-            }
-            let (visits, value) = match edge.child {
-                NONE => (0, edge.prior),
+        root.edges
+            .iter()
+            .filter(|e| !e.chance)
+            .map(|edge| match edge.child {
+                NONE => RootStat {
+                    action: edge.action.clone(),
+                    visits: 0,
+                    total: 0.0,
+                    prior: edge.prior,
+                },
                 c => {
                     let n = &self.nodes[c as usize];
-                    (n.visits, team_value(n.total, n.visits, team))
+                    RootStat {
+                        action: edge.action.clone(),
+                        visits: n.visits,
+                        total: team_total(n.total, n.visits, team),
+                        prior: edge.prior,
+                    }
                 }
-            };
-            let better = match best {
-                None => true,
-                Some((_, bv, bq)) => visits > bv || (visits == bv && value > bq),
-            };
-            if better {
-                best = Some((edge, visits, value));
+            })
+            .collect()
+    }
+
+    /// Root parallelism: `threads` trees, each with its share of the
+    /// iterations and a seed drawn in order from `rng`, searched at once;
+    /// their root statistics are summed in tree order, so the result
+    /// depends only on the seed, the thread count and the budget.
+    fn grow_parallel(
+        &mut self,
+        game: &G,
+        me: Player,
+        team: Team,
+        rng: &mut GameRng,
+    ) -> (Vec<RootStat<G::Action>>, SearchReport) {
+        let threads = self.config.threads.max(1);
+        let share = self.config.budget.iterations.div_ceil(threads);
+        let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
+        let config = SearchConfig {
+            threads: 1,
+            budget: Budget {
+                iterations: share,
+                ..self.config.budget
+            },
+            ..self.config
+        };
+        let results: Vec<(Vec<RootStat<G::Action>>, SearchReport)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = seeds
+                .iter()
+                .map(|&seed| {
+                    scope.spawn(move || {
+                        let mut tree = Search::<G>::new(config);
+                        let mut rng = GameRng::from_seed(tabula_core::Seed(seed));
+                        let iterations = tree.grow(game, me, &mut rng);
+                        let report = SearchReport {
+                            iterations,
+                            nodes: tree.nodes.len(),
+                            evaluations: tree.evaluations,
+                            value: 0.5,
+                        };
+                        (tree.root_stats(team), report)
+                    })
+                })
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        let mut merged: Vec<RootStat<G::Action>> = Vec::new();
+        let mut report = SearchReport::default();
+        for (stats, r) in results {
+            report.iterations += r.iterations;
+            report.nodes += r.nodes;
+            report.evaluations += r.evaluations;
+            for stat in stats {
+                match merged.iter_mut().find(|m| m.action == stat.action) {
+                    Some(m) => {
+                        m.visits += stat.visits;
+                        m.total += stat.total;
+                    }
+                    None => merged.push(stat),
+                }
             }
         }
-        let (action, value) = match best {
-            Some((edge, _, value)) => (edge.action.clone(), value),
-            None => (legal.first()?.clone(), 0.5),
-        };
-        Some((
-            action,
-            SearchReport {
-                iterations,
-                nodes: self.nodes.len(),
-                evaluations: self.evaluations,
-                value,
-            },
-        ))
+        (merged, report)
     }
 
     fn evaluate(&mut self, game: &G, team: Team) -> f64 {
@@ -254,11 +398,53 @@ impl<G: Evaluate> Search<G> {
                 }
             }
         };
-        for &n in &path {
-            let n = &mut self.nodes[n as usize];
-            n.visits += 1;
-            n.total += leaf_score;
+        if let Some(&last) = path.last() {
+            let leaf = &mut self.nodes[last as usize];
+            if leaf.edges.is_empty() {
+                leaf.minimax = leaf_score;
+            }
         }
+        let implicit = self.config.implicit_minimax > 0.0;
+        for &n in path.iter().rev() {
+            {
+                let node = &mut self.nodes[n as usize];
+                node.visits += 1;
+                node.total += leaf_score;
+            }
+            if implicit {
+                self.back_up_minimax(n);
+            }
+        }
+    }
+
+    /// Recomputes `n`'s minimax value from its children's (an unvisited
+    /// action counts as its evaluation).
+    fn back_up_minimax(&mut self, n: u32) {
+        let node = &self.nodes[n as usize];
+        let mut best: Option<f64> = None;
+        let (mut weighted, mut weight) = (0.0, 0.0);
+        for edge in &node.edges {
+            let child = (edge.child != NONE).then(|| &self.nodes[edge.child as usize]);
+            if edge.chance {
+                if let Some(c) = child.filter(|c| c.visits > 0) {
+                    weighted += f64::from(c.visits) * c.minimax;
+                    weight += f64::from(c.visits);
+                }
+                continue;
+            }
+            let Some(team) = node.team else { continue };
+            let mine = match child {
+                Some(c) if c.visits > 0 => team_of(c.minimax, team),
+                _ => edge.prior,
+            };
+            best = Some(best.map_or(mine, |b: f64| b.max(mine)));
+        }
+        let value = match (best, node.team) {
+            (Some(b), Some(team)) => team_of(b, team),
+            _ if weight > 0.0 => weighted / weight,
+            _ => return,
+        };
+        self.nodes[n as usize].minimax = value;
     }
 
     fn push_node(&mut self) -> u32 {
@@ -284,12 +470,51 @@ impl<G: Evaluate> Search<G> {
                 }
             }
         }
+        // Finish the turn of the team at the leaf with the greedy policy, so
+        // a leaf in the middle of a many-decision turn is judged by the turn
+        // played on sensibly, not by its half-played state.
+        let mut current = match world.to_act() {
+            ToAct::Player { player } => world.seating().team(player),
+            _ => None,
+        };
+        let mut turns = 1;
+        let mut actions = std::mem::take(&mut self.actions);
+        for _ in 0..self.config.greedy_rollout {
+            let ToAct::Player { player } = world.to_act() else {
+                break;
+            };
+            let Some(team) = world.seating().team(player) else {
+                break;
+            };
+            if Some(team) != current {
+                if turns >= self.config.greedy_turns {
+                    break;
+                }
+                turns += 1;
+                current = Some(team);
+            }
+            world.legal_actions(&mut actions);
+            let mut best: Option<(usize, f64)> = None;
+            for (i, a) in actions.iter().enumerate() {
+                let mut after = world.clone();
+                after.apply_unchecked(a);
+                let v = self.evaluate(&after, team);
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((i, v));
+                }
+            }
+            let Some((i, _)) = best else { break };
+            let a = actions[i].clone();
+            world.apply_unchecked(&a);
+        }
+        self.actions = actions;
         self.evaluate(&world, Team(0))
     }
 
     /// Adds edges for the legal actions of `world` not yet in `node` (all of
     /// them on the first visit), and picks the edge with the best bound.
     fn select(&mut self, world: &G, node: u32, team: Team) -> Option<usize> {
+        self.nodes[node as usize].team = Some(team);
         let needs_legal = G::HIDDEN_INFORMATION || !self.nodes[node as usize].expanded;
         let mut legal = std::mem::take(&mut self.actions);
         if needs_legal {
@@ -317,8 +542,21 @@ impl<G: Evaluate> Search<G> {
                 }
             }
             self.nodes[node as usize].expanded = true;
+            if self.config.widening > 0.0 {
+                // Best first, so widening admits actions in that order.
+                self.nodes[node as usize]
+                    .edges
+                    .sort_by(|a, b| a.chance.cmp(&b.chance).then(b.prior.total_cmp(&a.prior)));
+            }
         }
         let n = &self.nodes[node as usize];
+        let admitted = if self.config.widening > 0.0 {
+            (self.config.widening * f64::from(n.visits + 1).sqrt()).ceil() as usize
+        } else {
+            usize::MAX
+        };
+        let mut competing = 0usize;
+        let alpha = self.config.implicit_minimax;
         let parent = f64::from(n.visits.max(1)).ln();
         let w = self.config.prior_weight;
         let c = self.config.exploration;
@@ -327,15 +565,25 @@ impl<G: Evaluate> Search<G> {
             if edge.chance || (G::HIDDEN_INFORMATION && !legal.contains(&edge.action)) {
                 continue;
             }
-            let (visits, total) = match edge.child {
-                NONE => (0.0, 0.0),
+            if competing >= admitted {
+                break;
+            }
+            competing += 1;
+            let (visits, total, minimax) = match edge.child {
+                NONE => (0.0, 0.0, edge.prior),
                 ch => {
                     let child = &self.nodes[ch as usize];
                     let v = f64::from(child.visits);
-                    (v, team_total(child.total, child.visits, team))
+                    let minimax = if child.visits > 0 {
+                        team_of(child.minimax, team)
+                    } else {
+                        edge.prior
+                    };
+                    (v, team_total(child.total, child.visits, team), minimax)
                 }
             };
-            let q = (total + w * edge.prior) / (visits + w).max(1e-9);
+            let mean = (total + w * edge.prior) / (visits + w).max(1e-9);
+            let q = (1.0 - alpha) * mean + alpha * minimax;
             let bound = q + c * ((parent + 1.0) / (visits + 1.0)).sqrt();
             // Ties break by a tiny jitter so equal actions are not always
             // tried in list order.
@@ -349,18 +597,15 @@ impl<G: Evaluate> Search<G> {
     }
 }
 
+/// Team 0's score `zero` as `team`'s.
+fn team_of(zero: f64, team: Team) -> f64 {
+    if team.0 == 0 { zero } else { 1.0 - zero }
+}
+
 fn team_total(total0: f64, visits: u32, team: Team) -> f64 {
     if team.0 == 0 {
         total0
     } else {
         f64::from(visits) - total0
-    }
-}
-
-fn team_value(total0: f64, visits: u32, team: Team) -> f64 {
-    if visits == 0 {
-        0.5
-    } else {
-        team_total(total0, visits, team) / f64::from(visits)
     }
 }

@@ -1,7 +1,7 @@
 //! The computer players as a player meets them: legal, reproducible, blind
 //! to hidden cards, and taking a win when one is on the board.
 
-use tabula_ai::{Budget, Level, choose, choose_with};
+use tabula_ai::{Budget, Level, choose, choose_on_threads, choose_with};
 use tabula_core::{GameId, GameRng, Player, Seed, ToAct, Viewer};
 use tabula_games::AnyGame;
 
@@ -273,4 +273,53 @@ fn medium_takes_a_win_in_one_in_every_game() {
         }
     }
     assert!(found >= 8, "too few winning positions found: {found}");
+}
+
+#[test]
+fn root_parallel_search_is_reproducible_and_still_finds_the_mate() {
+    // Black to move: Qh4# (fool's mate).
+    let mate = AnyGame::from_text(
+        GameId::Chess,
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+        &[],
+    )
+    .unwrap();
+    for threads in [2, 3] {
+        let pick = |seed| {
+            let mut rng = GameRng::from_seed(Seed(seed));
+            choose_on_threads(
+                &mate,
+                Player(1),
+                Level::Medium,
+                small(4000),
+                threads,
+                &mut rng,
+            )
+            .unwrap()
+        };
+        let (first, stats) = pick(7);
+        assert_eq!(first.canonical, "d8h4", "{threads} threads");
+        // Each tree runs its share, rounded up.
+        assert!(
+            (4000..4000 + threads).contains(&stats.iterations),
+            "{stats:?}"
+        );
+        assert_eq!(pick(7), (first, stats), "{threads} threads");
+    }
+    // The same in a team game and a hidden-information game.
+    for (id, options) in configurations() {
+        if !matches!(id, GameId::Warrior | GameId::Lytharia) {
+            continue;
+        }
+        let mut game = AnyGame::new(id, &options).unwrap();
+        settle(&mut game, &mut GameRng::from_seed(Seed(5)));
+        let me = game.to_act().player().unwrap();
+        let pick = || {
+            let mut rng = GameRng::from_seed(Seed(3));
+            choose_on_threads(&game, me, Level::Medium, small(300), 2, &mut rng).unwrap()
+        };
+        let first = pick();
+        assert!(game.legal_actions().contains(&first.0), "{id} {options:?}");
+        assert_eq!(pick(), first, "{id} {options:?}");
+    }
 }
