@@ -7,7 +7,8 @@
 //!
 //! `cargo run --release -p tabula-ai --example ab_match -- match BASE GAMES NODES [THREADS]`
 //!
-//! Each opening (six random legal plies from a seeded `GameRng`) is played
+//! Each opening (eight random plies from a seeded `GameRng`, each among the
+//! moves a shallow search finds nearly best) is played
 //! twice, colours swapped, so an unbalanced opening favours neither side.
 //! The score is the new build's. `ab_match engine` is the side each process
 //! plays: `ucinewgame`, `position startpos moves ...`, `go nodes N`, `quit`.
@@ -21,7 +22,8 @@ use tabula_ai::alphabeta::{ChessNode, Engine, Limits, chess_root};
 use tabula_chess::{Chess, UciMove};
 use tabula_core::{Game, GameRng, Seed, Team};
 
-const OPENING_PLIES: usize = 6;
+const OPENING_PLIES: usize = 8;
+const OPENING_SLACK: i32 = 40;
 const MAX_PLIES: usize = 300;
 
 fn main() {
@@ -121,24 +123,40 @@ impl Side {
     }
 }
 
-/// Six random legal plies, the same for both games of a pair.
+/// Eight random plies, the same for both games of a pair: each a move
+/// drawn among those a shallow search scores within `OPENING_SLACK` of the
+/// best, so the openings differ without giving a game away.
 fn opening(pair: usize) -> (Chess, Vec<String>) {
-    loop {
-        let mut rng = GameRng::from_seed(Seed(pair as u64 * 7919 + 17));
-        let mut game = Chess::new(&Default::default());
-        let mut moves = Vec::new();
-        for _ in 0..OPENING_PLIES {
-            let legal: Vec<_> = game.position().legal_moves().into_iter().collect();
-            let Some(&m) = rng.choose(&legal) else { break };
+    let mut rng = GameRng::from_seed(Seed(pair as u64 * 7919 + 17));
+    let mut engine = Engine::<ChessNode>::new(1);
+    let mut game = Chess::new(&Default::default());
+    let mut moves = Vec::new();
+    for _ in 0..OPENING_PLIES {
+        let mut scored = Vec::new();
+        for m in game.position().legal_moves() {
             let text = UciMove::from(m).to_string();
-            let a = game.parse_action(&text).expect("a legal move");
-            game.apply(&a).expect("a legal move");
-            moves.push(text);
+            let mut next = game.clone();
+            let a = next.parse_action(&text).expect("a legal move");
+            next.apply(&a).expect("a legal move");
+            if next.outcome().is_some() {
+                continue;
+            }
+            engine.clear();
+            let out = engine.search(&chess_root(&next), Limits::depth(2), |_| {});
+            scored.push((-out.info.score, text));
         }
-        if game.outcome().is_none() {
-            return (game, moves);
-        }
+        let Some(best) = scored.iter().map(|e| e.0).max() else {
+            break;
+        };
+        scored.retain(|e| e.0 >= best - OPENING_SLACK);
+        let Some((_, text)) = rng.choose(&scored) else {
+            break;
+        };
+        let a = game.parse_action(text).expect("a legal move");
+        game.apply(&a).expect("a legal move");
+        moves.push(text.clone());
     }
+    (game, moves)
 }
 
 /// One game: 1 if the new build won, 0.5 a draw, 0 a loss.
@@ -158,6 +176,9 @@ fn play(new: &mut Side, base: &mut Side, index: usize, nodes: u64) -> f64 {
         let a = game.parse_action(&text).expect("a legal move");
         game.apply(&a).expect("a legal move");
         moves.push(text);
+    }
+    if std::env::var_os("AB_VERBOSE").is_some() {
+        eprintln!("{} {:?}", moves.join(" "), game.outcome());
     }
     match game.outcome().and_then(|o| o.winner) {
         Some(t) if t == new_team => 1.0,

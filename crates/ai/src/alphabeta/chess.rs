@@ -22,6 +22,7 @@ fn value(role: Role) -> Score {
 impl Node for ChessNode {
     type Move = Move;
     const NULL_MOVE: bool = true;
+    const STATIC_PRUNING: bool = true;
     const REPETITION: Repetition = Repetition::Draw;
     const HISTORY: usize = 64 * 64;
 
@@ -102,6 +103,73 @@ impl Node for ChessNode {
         let us = b.by_color(self.0.turn());
         (us & !(b.pawns() | b.kings())).any()
     }
+
+    fn losing_exchange(&self, mv: Move) -> bool {
+        let b = self.0.board();
+        let victim = b.role_at(mv.to()).map_or(0, value);
+        let attacker = b.role_at(mv.from()).map_or(0, value);
+        // Taking a piece worth at least the taker cannot lose material.
+        victim < attacker && mv.promotion().is_none() && see(&self.0, mv) < 0
+    }
+}
+
+/// Static exchange evaluation: what `mv` wins on its square once both
+/// sides have recaptured there with their least valuable piece for as long
+/// as it pays (pins are not considered).
+pub(crate) fn see(pos: &Position, mv: Move) -> Score {
+    let b = pos.board();
+    let (from, to) = (mv.from(), mv.to());
+    let Some(mut on_square) = b.role_at(from) else {
+        return 0;
+    };
+    let mut occ = b.occupied().without(from);
+    let mut gain = [0 as Score; 34];
+    gain[0] = match mv {
+        Move::Castle { .. } => return 0,
+        Move::EnPassant { .. } => {
+            // The captured pawn stands beside the landing square.
+            if let Some(sq) = to.offset(0, if pos.turn() == Color::White { -1 } else { 1 }) {
+                occ = occ.without(sq);
+            }
+            value(Role::Pawn)
+        }
+        Move::Normal { promotion, .. } => {
+            let mut g = b.role_at(to).map_or(0, value);
+            if let Some(r) = promotion {
+                g += value(r) - value(Role::Pawn);
+                on_square = r;
+            }
+            g
+        }
+    };
+    let mut side = !pos.turn();
+    let mut d = 0;
+    loop {
+        let attackers = b.attackers_to(to, side, occ) & occ;
+        let Some((sq, role)) = Role::ALL
+            .iter()
+            .find_map(|&r| (attackers & b.by_role(r)).first().map(|sq| (sq, r)))
+        else {
+            break;
+        };
+        if role == Role::King && (b.attackers_to(to, !side, occ) & occ).any() {
+            // The king cannot take a defended piece.
+            break;
+        }
+        d += 1;
+        if d >= gain.len() {
+            break;
+        }
+        gain[d] = value(on_square) - gain[d - 1];
+        occ = occ.without(sq);
+        on_square = role;
+        side = !side;
+    }
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
 }
 
 /// The distance from the four centre squares, 0 to 3.
@@ -250,4 +318,39 @@ fn shield(sq: Square, color: Color) -> Bitboard {
         }
     }
     bb
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn see_of(fen: &str, uci: &str) -> Score {
+        let pos = Position::from_fen(fen).unwrap();
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|&m| tabula_chess::UciMove::from(m).to_string() == uci)
+            .unwrap_or_else(|| panic!("{uci} is not legal in {fen}"));
+        see(&pos, mv)
+    }
+
+    #[test]
+    fn the_exchange_counts_recaptures_and_x_rays() {
+        // A rook takes a pawn a pawn defends: a rook for a pawn.
+        assert_eq!(
+            see_of("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+            100 - 500
+        );
+        // Undefended: the pawn for nothing.
+        assert_eq!(see_of("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"), 100);
+        // Two rooks behind each other against one defender: the second
+        // recaptures through the first (an x-ray), so the pawn is won.
+        assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
+        // A knight takes a pawn twice defended, twice attacked (the rook
+        // behind it): the knight goes for a pawn, the pawn for the knight.
+        assert_eq!(
+            see_of("4k3/8/2p5/3p4/8/4N3/8/3RK3 w - - 0 1", "e3d5"),
+            100 - 320 + 100
+        );
+    }
 }

@@ -61,6 +61,9 @@ pub trait Node: Copy {
     /// Whether null-move pruning is sound: passing must never be worse than
     /// the best move, which Epoch's "no legal move wins" rule breaks.
     const NULL_MOVE: bool;
+    /// Whether the shallow static prunings (reverse futility, razoring,
+    /// futility and late-move pruning) are used: measured for chess only.
+    const STATIC_PRUNING: bool;
     /// The repetition rule.
     const REPETITION: Repetition;
     /// The size of the history table ([`Node::history_index`] stays below it).
@@ -68,6 +71,18 @@ pub trait Node: Copy {
 
     /// Every legal move of the side to move into `out` (cleared first).
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// The legal tactical moves (those [`Node::tactical`] names) into `out`:
+    /// a game may generate them without the quiet ones.
+    fn tactical_moves(&self, out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
+        out.retain(|&mv| self.tactical(mv).is_some());
+    }
+    /// Whether the side to move has a legal move.
+    fn has_moves(&self) -> bool {
+        let mut out = Vec::new();
+        self.legal_moves(&mut out);
+        !out.is_empty()
+    }
     /// The position after `mv`, and whether the move was irreversible (no
     /// earlier position can come back).
     fn play(&self, mv: Self::Move) -> (Self, bool);
@@ -95,6 +110,12 @@ pub trait Node: Copy {
     /// Whether the side to move has more than pawns and its king, so a pass
     /// is unlikely to be its best move.
     fn has_pieces(&self) -> bool;
+    /// Whether a tactical move loses material once the exchange on its
+    /// square is played out (static exchange evaluation); a game without one
+    /// answers `false`, so no capture is taken for a losing one.
+    fn losing_exchange(&self, _mv: Self::Move) -> bool {
+        false
+    }
 }
 
 /// How long a search may run. Every bound given applies; none at all means
@@ -238,6 +259,8 @@ pub struct Engine<N: Node> {
     limits: Limits,
     stopped: bool,
     pv: Vec<Vec<N::Move>>,
+    /// The static evaluation along the line, per ply (for `improving`).
+    evals: Vec<Score>,
 }
 
 /// Nodes between looks at the clock and the stop flag.
@@ -259,6 +282,7 @@ impl<N: Node> Engine<N> {
             limits: Limits::default(),
             stopped: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
         }
     }
 
@@ -299,6 +323,11 @@ impl<N: Node> Engine<N> {
         self.starts.clear();
         self.starts.push(0);
 
+        self.evals[0] = if root.node.in_check() {
+            -INF
+        } else {
+            root.node.evaluate()
+        };
         let mut moves = Vec::new();
         root.node.legal_moves(&mut moves);
         let mut info = Info {
@@ -567,6 +596,34 @@ impl<N: Node> Engine<N> {
             return 0;
         }
         let in_check = node.in_check();
+        let eval = if in_check { -INF } else { node.evaluate() };
+        self.evals[ply] = eval;
+        // Better than two plies ago: cuts are likelier, so prune harder.
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let prune = N::STATIC_PRUNING && !pv && !in_check;
+
+        // Reverse futility: so far above beta that a shallow search will not fall below it.
+        if prune
+            && depth <= 6
+            && beta.abs() < MATE_BOUND
+            && eval - 90 * depth + 40 * Score::from(improving) >= beta
+        {
+            self.buffers[ply] = moves;
+            return eval;
+        }
+        // Razoring: so far below alpha that only a capture can save it.
+        if prune && depth <= 2 && alpha.abs() < MATE_BOUND && eval + 250 * depth <= alpha {
+            self.buffers[ply] = moves;
+            let s = self.quiesce(node, alpha, alpha + 1, ply, 0);
+            if self.stopped {
+                return 0;
+            }
+            if s <= alpha {
+                return s;
+            }
+            moves = std::mem::take(&mut self.buffers[ply]);
+            node.legal_moves(&mut moves);
+        }
 
         // Null move: if passing still holds beta, a real move will too.
         if N::NULL_MOVE
@@ -575,22 +632,20 @@ impl<N: Node> Engine<N> {
             && depth >= 3
             && node.has_pieces()
             && beta.abs() < MATE_BOUND
+            && eval >= beta
         {
-            let eval = node.evaluate();
-            if eval >= beta {
-                let r = 2 + depth / 4;
-                let child = node.pass();
-                self.push(child.repetition_key(), true);
-                let s = -self.pvs(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                self.pop();
-                if self.stopped {
-                    self.buffers[ply] = moves;
-                    return 0;
-                }
-                if s >= beta {
-                    self.buffers[ply] = moves;
-                    return if s > MATE_BOUND { beta } else { s };
-                }
+            let r = 2 + depth / 4;
+            let child = node.pass();
+            self.push(child.repetition_key(), true);
+            let s = -self.pvs(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            self.pop();
+            if self.stopped {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if s >= beta {
+                self.buffers[ply] = moves;
+                return if s > MATE_BOUND { beta } else { s };
             }
         }
 
@@ -598,11 +653,24 @@ impl<N: Node> Engine<N> {
         let old_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        // Futility: quiet moves cannot lift a position this far below alpha.
+        let futile =
+            prune && depth <= 3 && alpha.abs() < MATE_BOUND && eval + 60 + 110 * depth <= alpha;
+        // Late-move pruning: at shallow depth the late quiet moves are not searched.
+        let late = (3 + depth * depth) as usize * if improving { 2 } else { 1 };
+        let mut quiets = 0usize;
         for (i, &mv) in moves.iter().enumerate() {
             let tactical = node.tactical(mv).is_some();
             let (child, irreversible) = node.play(mv);
-            self.nodes += 1;
             let gives_check = child.in_check();
+            if !tactical && !gives_check {
+                quiets += 1;
+                if i > 0 && prune && best > -MATE_BOUND && (futile || (depth <= 3 && quiets > late))
+                {
+                    continue;
+                }
+            }
+            self.nodes += 1;
             // Check extension, bounded so checks cannot run the line forever.
             let ext = i32::from(gives_check && ply < 2 * depth as usize + 8);
             self.push(child.repetition_key(), irreversible);
@@ -682,7 +750,12 @@ impl<N: Node> Engine<N> {
                 let s = if Some(mv) == tt_move {
                     i32::MAX
                 } else if let Some(gain) = node.tactical(mv) {
-                    1 << 28 | (gain + (1 << 20)).clamp(0, 1 << 27)
+                    if node.losing_exchange(mv) {
+                        // After the quiet moves: it gives material away.
+                        gain.clamp(-(1 << 20), 1 << 20) - (1 << 24)
+                    } else {
+                        1 << 28 | (gain + (1 << 20)).clamp(0, 1 << 27)
+                    }
                 } else if Some(mv) == killers[0] {
                     1 << 27
                 } else if Some(mv) == killers[1] {
@@ -712,8 +785,15 @@ impl<N: Node> Engine<N> {
             return node.evaluate();
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        node.legal_moves(&mut moves);
-        if moves.is_empty() {
+        let check = node.in_check();
+        if check {
+            node.legal_moves(&mut moves);
+        } else {
+            // Out of check only the tactical moves are searched; whether
+            // there is any move at all is asked only when none is tactical.
+            node.tactical_moves(&mut moves);
+        }
+        if moves.is_empty() && (check || !node.has_moves()) {
             self.buffers[ply] = moves;
             return terminal(node.no_moves(), ply);
         }
@@ -721,7 +801,7 @@ impl<N: Node> Engine<N> {
             self.buffers[ply] = moves;
             return 0;
         }
-        let in_check = node.in_check() && qply < 4;
+        let in_check = check && qply < 4;
         let mut best = -INF;
         if !in_check {
             let stand = node.evaluate();
@@ -735,6 +815,8 @@ impl<N: Node> Engine<N> {
         let mut scored: Vec<(Score, N::Move)> = moves
             .iter()
             .filter_map(|&mv| match node.tactical(mv) {
+                // A capture that loses material is no way out of a quiet position.
+                Some(_) if !in_check && node.losing_exchange(mv) => None,
                 Some(g) => Some((g, mv)),
                 None if in_check => Some((-(1 << 20), mv)),
                 None => None,
