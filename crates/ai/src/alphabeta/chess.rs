@@ -2,7 +2,9 @@
 //! piece placement written as formulas (centre, advance, king shelter),
 //! mobility of the long-range pieces, pawn structure and the bishop pair.
 
-use tabula_chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use tabula_chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+};
 use tabula_chess::{Bitboard, Color, Move, Position, Role, Square};
 
 use super::{Node, Repetition, Result3, Score};
@@ -192,10 +194,34 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
     let phase = phase.min(24);
     let mut mg = [0i32; 2];
     let mut eg = [0i32; 2];
+    // Per side: the squares its pawns attack, and the ring around its king
+    // with the squares in front of it (where attackers count).
+    let mut pawn_cover = [Bitboard::EMPTY; 2];
+    let mut king_zone = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        for sq in b.pieces(color, Role::Pawn) {
+            pawn_cover[color.index()] |= pawn_attacks(color, sq);
+        }
+        if let Some(k) = b.king_of(color) {
+            let ring = king_attacks(k) | Bitboard::from_square(k);
+            king_zone[color.index()] = ring | ring.forward(color);
+        }
+    }
     for color in Color::ALL {
         let c = color.index();
         let own_pawns = b.pieces(color, Role::Pawn);
         let their_pawns = b.pieces(!color, Role::Pawn);
+        // Where mobility counts: not on own pieces, not where an enemy pawn takes.
+        let area = !b.by_color(color) & !pawn_cover[(!color).index()];
+        let their_zone = king_zone[(!color).index()];
+        let (mut attackers, mut units) = (0, 0);
+        let mut near_king = |reach: Bitboard, weight: i32| {
+            let hits = (reach & their_zone).count() as i32;
+            if hits > 0 {
+                attackers += 1;
+                units += weight * hits;
+            }
+        };
         for (sq, piece) in b.iter().filter(|(_, p)| p.color == color) {
             let v = value(piece.role);
             mg[c] += v;
@@ -230,22 +256,41 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
                     if (their_pawns & ahead).is_empty() {
                         mg[c] += rank * rank * 2;
                         eg[c] += rank * rank * 6;
+                        let path = file_bb & ahead_of(sq, color);
+                        if (path & occ).is_empty() {
+                            // A free path: nothing stands before it.
+                            mg[c] += rank * rank;
+                            eg[c] += rank * rank * 3;
+                        }
+                        // Endgame: the kings' race to the square in front.
+                        if let Some(stop) = sq.forward(color)
+                            && let (Some(ours), Some(theirs)) =
+                                (b.king_of(color), b.king_of(!color))
+                        {
+                            eg[c] += (distance(theirs, stop) * 5 - distance(ours, stop) * 2) * rank;
+                        }
                     }
                 }
                 Role::Knight => {
                     mg[c] += centre * 12 - 10;
                     eg[c] += centre * 8 - 8;
-                    let mob = (knight_attacks(sq) & !b.by_color(color)).count() as i32;
-                    mg[c] += mob * 3;
-                    eg[c] += mob * 3;
+                    let reach = knight_attacks(sq);
+                    let mob = (reach & area).count() as i32;
+                    mg[c] += mob * 4 - 16;
+                    eg[c] += mob * 4 - 16;
+                    near_king(reach, 2);
                 }
                 Role::Bishop => {
-                    let mob = (bishop_attacks(sq, occ) & !b.by_color(color)).count() as i32;
+                    let reach = bishop_attacks(sq, occ);
+                    near_king(reach, 2);
+                    let mob = (reach & area).count() as i32;
                     mg[c] += mob * 5 - 20 + centre * 4;
                     eg[c] += mob * 5 - 20;
                 }
                 Role::Rook => {
-                    let mob = (rook_attacks(sq, occ) & !b.by_color(color)).count() as i32;
+                    let reach = rook_attacks(sq, occ);
+                    near_king(reach, 3);
+                    let mob = (reach & area).count() as i32;
                     mg[c] += mob * 2 - 10;
                     eg[c] += mob * 4 - 20;
                     let file_bb = Bitboard::from_file(sq.file());
@@ -264,6 +309,11 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
                 Role::Queen => {
                     mg[c] += centre * 2 - if rank > 1 && phase > 18 { 10 } else { 0 };
                     eg[c] += centre * 6;
+                    let reach = queen_attacks(sq, occ);
+                    near_king(reach, 5);
+                    let mob = (reach & area).count() as i32;
+                    mg[c] += mob - 12;
+                    eg[c] += mob * 2 - 24;
                 }
                 Role::King => {
                     // Middlegame: home, on a wing, behind its pawns.
@@ -275,6 +325,11 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
                     eg[c] += centre * 15 - 20;
                 }
             }
+        }
+        // King safety: two or more pieces bearing on the enemy king's
+        // zone, worth more the more squares they reach (a middlegame term).
+        if attackers >= 2 {
+            mg[c] += (units * units / 3).min(400);
         }
         if b.pieces(color, Role::Bishop).count() >= 2 {
             mg[c] += 30;
@@ -288,6 +343,13 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
     } else {
         -white + tempo
     }
+}
+
+/// The king's distance between two squares.
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file().index() as i32 - b.file().index() as i32).abs();
+    let dr = (a.rank().index() as i32 - b.rank().index() as i32).abs();
+    df.max(dr)
 }
 
 /// The squares ahead of `sq` from `color`'s side, every file.

@@ -248,6 +248,10 @@ pub struct Outcome<M> {
 pub struct Engine<N: Node> {
     table: Table<N::Move>,
     killers: Vec<[Option<N::Move>; 2]>,
+    /// The reply that refuted each move last (by the move's history slot).
+    counters: Vec<Option<N::Move>>,
+    /// The move played at each ply of the current line (`None`: a pass).
+    line: Vec<Option<N::Move>>,
     history: Vec<i32>,
     buffers: Vec<Vec<N::Move>>,
     keys: Vec<u64>,
@@ -272,6 +276,8 @@ impl<N: Node> Engine<N> {
         Engine {
             table: Table::new(hash_mb),
             killers: vec![[None; 2]; MAX_PLY + 1],
+            counters: vec![None; N::HISTORY],
+            line: vec![None; MAX_PLY + 1],
             history: vec![0; N::HISTORY],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             keys: Vec::new(),
@@ -291,6 +297,7 @@ impl<N: Node> Engine<N> {
         self.table.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.counters.iter_mut().for_each(|c| *c = None);
     }
 
     /// Resizes the transposition table (and clears it).
@@ -452,6 +459,7 @@ impl<N: Node> Engine<N> {
             let mv = moves[i];
             let (child, irreversible) = node.play(mv);
             self.nodes += 1;
+            self.line[0] = Some(mv);
             let gives_check = child.in_check();
             let ext = i32::from(gives_check);
             self.push(child.repetition_key(), irreversible);
@@ -585,6 +593,14 @@ impl<N: Node> Engine<N> {
             }
         }
 
+        // Internal iterative reduction: no move from the table, so this
+        // node was not searched before; a shallower look costs less.
+        let depth = if tt_move.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
+
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         node.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -636,6 +652,7 @@ impl<N: Node> Engine<N> {
         {
             let r = 2 + depth / 4;
             let child = node.pass();
+            self.line[ply] = None;
             self.push(child.repetition_key(), true);
             let s = -self.pvs(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
             self.pop();
@@ -659,6 +676,9 @@ impl<N: Node> Engine<N> {
         // Late-move pruning: at shallow depth the late quiet moves are not searched.
         let late = (3 + depth * depth) as usize * if improving { 2 } else { 1 };
         let mut quiets = 0usize;
+        // The quiet moves searched here, to lower their history on a cut.
+        let mut tried = [0usize; 32];
+        let mut tried_len = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let tactical = node.tactical(mv).is_some();
             let (child, irreversible) = node.play(mv);
@@ -671,6 +691,7 @@ impl<N: Node> Engine<N> {
                 }
             }
             self.nodes += 1;
+            self.line[ply] = Some(mv);
             // Check extension, bounded so checks cannot run the line forever.
             let ext = i32::from(gives_check && ply < 2 * depth as usize + 8);
             self.push(child.repetition_key(), irreversible);
@@ -706,6 +727,10 @@ impl<N: Node> Engine<N> {
                 self.buffers[ply] = moves;
                 return 0;
             }
+            if !tactical && tried_len < tried.len() && s < beta {
+                tried[tried_len] = node.history_index(mv);
+                tried_len += 1;
+            }
             if s > best {
                 best = s;
                 best_move = Some(mv);
@@ -723,6 +748,13 @@ impl<N: Node> Engine<N> {
                             }
                             let h = &mut self.history[node.history_index(mv)];
                             *h = (*h + depth * depth).min(1 << 20);
+                            for &slot in &tried[..tried_len] {
+                                let h = &mut self.history[slot];
+                                *h = (*h - depth * depth).max(-(1 << 20));
+                            }
+                            if let Some(prev) = self.line[ply - 1] {
+                                self.counters[node.history_index(prev)] = Some(mv);
+                            }
                         }
                         break;
                     }
@@ -744,6 +776,10 @@ impl<N: Node> Engine<N> {
 
     fn order(&self, node: &N, moves: &mut [N::Move], tt_move: Option<N::Move>, ply: usize) {
         let killers = self.killers[ply];
+        let counter = ply
+            .checked_sub(1)
+            .and_then(|p| self.line[p])
+            .and_then(|prev| self.counters[node.history_index(prev)]);
         let mut scored: Vec<(Score, N::Move)> = moves
             .iter()
             .map(|&mv| {
@@ -760,6 +796,8 @@ impl<N: Node> Engine<N> {
                     1 << 27
                 } else if Some(mv) == killers[1] {
                     (1 << 27) - 1
+                } else if Some(mv) == counter {
+                    1 << 26
                 } else {
                     self.history[node.history_index(mv)]
                 };
