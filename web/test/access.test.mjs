@@ -3,22 +3,13 @@
 // rules pages and every game's table at phone (360 px) and desktop widths;
 // no sideways scrolling at 360 px; and every control reached with Tab.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, createTable, tableReady, shot, violations } from './harness.mjs';
+import { suite, createTable, tableReady, shot, violations } from './harness.mjs';
 
 const GAMES = ['chess', 'epoch', 'skirmish', 'warrior', 'covenant', 'lytharia'];
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = suite();
 
 /** The pages to check: the lobby, each rules page, each game's table. */
 async function pages() {

@@ -2,20 +2,11 @@
 // browser: a clock that runs out, Warrior's Swords facing picker, and the
 // Skirmish defender's choice to stay or take the square, with the dice.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, createTable, recordFrames, tableReady, ply, plyAfter, actingView, perform, shot, violations } from './harness.mjs';
+import { suite, createTable, recordFrames, tableReady, ply, plyAfter, actingView, perform, shot, violations } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = suite();
 
 /** Opens a table page holding `tokens` (hotseat when several). */
 async function open(created, tokens = created.seats.map((s) => s.link_token)) {
@@ -37,7 +28,7 @@ test('a clock that runs out ends the game, and the page says who won and why', a
   await page.click('#board [data-cell="e4"]');
   await page.waitForFunction(() => document.body.dataset.turn === 'over', null, { timeout: 15000 });
   assert.equal(await ply(page), 2, 'the flag fell on White\'s second move, with nothing sent');
-  assert.match(await page.textContent('#status'), /^Black wins by timeout\. You lose\.$/);
+  assert.match(await page.textContent('#status'), /^Black wins on time\. You lose\.$/);
   assert.equal(await page.textContent('.clock[data-seat="0"] .time'), '0:00');
   assert.equal(await page.locator('#board .cell.active').count(), 0, 'nothing to click once the game is over');
   assert.ok(await page.locator('[data-table-action="rematch"]').count(), 'a rematch is offered');

@@ -2,20 +2,11 @@
 // legal action by clicking, the computer's answer, a reload that shows the
 // same position, and a click where nothing is legal that changes nothing.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, recordFrames, tableReady, ply, clickSomething, shot } from './harness.mjs';
+import { suite, recordFrames, tableReady, ply, clickSomething, shot } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = suite();
 
 /** The last view a page received. */
 function lastView(frames) {

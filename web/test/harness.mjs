@@ -2,6 +2,7 @@
 // fresh store, Debian's Chromium through playwright-core, and a player that
 // makes legal actions by clicking what the page offers.
 
+import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,27 @@ export async function startServer() {
       await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.on('exit', ok)));
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One server and one browser for a test file: started before its first
+ * test, stopped after its last. Their members are read when a test runs.
+ */
+export function suite() {
+  let started = null;
+  let running = null;
+  before(async () => {
+    started = await startServer();
+    running = await launch();
+  });
+  after(async () => {
+    await running?.close();
+    await started?.stop();
+  });
+  return {
+    server: { get url() { return started.url; } },
+    browser: { newContext: (options) => running.newContext(options) },
   };
 }
 

@@ -2,20 +2,11 @@
 // in four contexts, Lytharia in two contexts that never see the other's
 // hand, Skirmish odds before a capture, and a phone-sized page.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, createTable, recordFrames, tableReady, ply, clickSomething, shot, violations } from './harness.mjs';
+import { suite, createTable, recordFrames, tableReady, ply, clickSomething, shot, violations } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = suite();
 
 async function openSeat(url, table, token, viewport = { width: 1100, height: 850 }) {
   const context = await browser.newContext({ viewport });
@@ -213,7 +204,14 @@ test('a phone-sized table page', async () => {
   await p.context.close();
 });
 
-test('Covenant: before an attack the page shows what it would be', async () => {
+/**
+ * A Covenant crossroads table in hotseat, both seats held by one page, and
+ * a march toward the foe until a move of `kinds` from a piece's cell is
+ * legal: each turn the move that closes on the nearest foe, else the
+ * activation of the piece nearest one, else the end of the phase. Resolves
+ * to the page, its frames, that entry and the view that offered it.
+ */
+async function covenantUntil(kinds) {
   const created = await createTable(server.url, { game: 'covenant', options: { scenario: 'crossroads' }, seats: ['human', 'human'], seed: 5 });
   const tokens = created.seats.map((s) => s.link_token).join(',');
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -226,22 +224,15 @@ test('Covenant: before an attack the page shows what it would be', async () => {
   // Hex distance in offset columns (odd columns half a hex up), for the test's own steering.
   const cube = (c) => { const x = c.col; const z = c.row - (x + (x & 1)) / 2; return [x, z, -x - z]; };
   const dist = (a, b) => { const p = cube(at.get(a)); const q = cube(at.get(b)); return Math.max(...p.map((v, i) => Math.abs(v - q[i]))); };
-  const attackKinds = ['attack', 'shoot', 'holy', 'sweep'];
-  const current = () => {
-    for (let i = frames.received.length - 1; i >= 0; i--) {
-      const m = JSON.parse(frames.received[i]);
-      if (m.type === 'view' && m.view.legal.length) return m.view;
-    }
-    return null;
-  };
-  let found = null;
-  for (let i = 0; i < 200 && !found; i++) {
+  const views = () => frames.received.map((f) => JSON.parse(f)).filter((m) => m.type === 'view').map((m) => m.view);
+  const current = () => views().reverse().find((v) => v.legal.length) || null;
+  for (let i = 0; i < 200; i++) {
     await page.waitForFunction(() => document.body.dataset.turn === 'mine');
     const view = current();
     const legal = view.legal;
     const before = Number(await page.getAttribute('body', 'data-ply'));
-    const strike = legal.find((e) => attackKinds.includes(e.gesture.kind) && e.gesture.from.at === 'cell');
-    if (strike) { found = strike; break; }
+    const found = legal.find((e) => kinds.includes(e.gesture.kind) && e.gesture.from.at === 'cell');
+    if (found) return { context, page, views, found, view };
     const me = view.to_act.player;
     const foes = view.board.pieces.filter((p) => p.owner !== me).map((p) => p.cell);
     const near = (cell) => Math.min(...foes.map((f) => dist(cell, f)));
@@ -266,7 +257,11 @@ test('Covenant: before an attack the page shows what it would be', async () => {
     }
     await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before);
   }
-  assert.ok(found, 'an attack became possible');
+  assert.fail(`no ${kinds.join(' or ')} became possible`);
+}
+
+test('Covenant: before an attack the page shows what it would be', async () => {
+  const { context, page, found } = await covenantUntil(['attack', 'shoot', 'holy', 'sweep']);
   await page.click(`#board [data-cell="${found.gesture.from.cell}"]`);
   await page.hover(`#board [data-cell="${found.gesture.to}"]`);
   const preview = await page.textContent('[data-preview="attack"]');
@@ -276,54 +271,9 @@ test('Covenant: before an attack the page shows what it would be', async () => {
 });
 
 test('Covenant: an attack showing its predicted damage loses the foe that much Blood', async () => {
-  const created = await createTable(server.url, { game: 'covenant', options: { scenario: 'crossroads' }, seats: ['human', 'human'], seed: 5 });
-  const tokens = created.seats.map((s) => s.link_token).join(',');
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  const page = await context.newPage();
-  const frames = recordFrames(page);
-  await page.goto(`${server.url}/t/${created.table}#t=${tokens}`);
-  await tableReady(page);
-  const catalog = JSON.parse(frames.received.find((f) => f.includes('"type":"catalog"'))).catalog;
-  const at = new Map(catalog.board.cells.map((c) => [c.cell, c]));
-  const cube = (c) => { const x = c.col; const z = c.row - (x + (x & 1)) / 2; return [x, z, -x - z]; };
-  const dist = (a, b) => { const p = cube(at.get(a)); const q = cube(at.get(b)); return Math.max(...p.map((v, i) => Math.abs(v - q[i]))); };
-  const views = () => frames.received.map((f) => JSON.parse(f)).filter((m) => m.type === 'view').map((m) => m.view);
-  const current = () => views().reverse().find((v) => v.legal.length) || null;
-  let found = null;
-  for (let i = 0; i < 200 && !found; i++) {
-    await page.waitForFunction(() => document.body.dataset.turn === 'mine');
-    const view = current();
-    const legal = view.legal;
-    const before = Number(await page.getAttribute('body', 'data-ply'));
-    // A melee blow is clicked, and compared with the engine's forecast of it.
-    const strike = legal.find((e) => e.gesture.kind === 'attack' && e.gesture.from.at === 'cell');
-    if (strike) { found = strike; break; }
-    const me = view.to_act.player;
-    const foes = view.board.pieces.filter((p) => p.owner !== me).map((p) => p.cell);
-    const near = (cell) => Math.min(...foes.map((f) => dist(cell, f)));
-    const moves = legal.filter((e) => e.gesture.kind === 'move' && e.gesture.to);
-    const activations = legal.filter((e) => e.gesture.kind === 'activate' && !e.gesture.choice);
-    let entry;
-    if (moves.length) {
-      moves.sort((a, b) => near(a.gesture.to) - near(b.gesture.to));
-      entry = near(moves[0].gesture.to) < near(moves[0].gesture.from.cell) ? moves[0] : null;
-    } else if (activations.length) {
-      activations.sort((a, b) => near(a.gesture.from.cell) - near(b.gesture.from.cell));
-      entry = activations[0];
-    }
-    if (entry) {
-      await page.click(`#board [data-cell="${entry.gesture.from.cell}"]`);
-      if (entry.gesture.to) await page.click(`#board [data-cell="${entry.gesture.to}"]`);
-      if (await page.locator('#picker:not([hidden]) button').count()) await page.locator('#picker:not([hidden]) button').first().click();
-    } else {
-      const end = legal.find((e) => e.gesture.from.at === 'button' && e.gesture.kind === 'end-phase') || legal.find((e) => e.gesture.from.at === 'button');
-      await page.click(`#controls button[data-button="${end.gesture.from.button}"]`);
-    }
-    await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before);
-  }
-  assert.ok(found, 'a melee blow became possible');
+  // A melee blow is clicked, and compared with the engine's forecast of it.
+  const { context, page, views, found, view } = await covenantUntil(['attack']);
   const target = found.gesture.to;
-  const view = current();
   const foe = view.board.pieces.find((p) => p.cell === target);
   await page.click(`#board [data-cell="${found.gesture.from.cell}"]`);
   await page.hover(`#board [data-cell="${target}"]`);
@@ -461,6 +411,29 @@ test('hotseat Lytharia: the board is hidden between the two players', async () =
   }
   assert.ok(passes > 0, 'the device was passed');
   await context.close();
+});
+
+test('a Battle Duel says its round, its score and how many troops are picked', async () => {
+  const created = await createTable(server.url, { game: 'lytharia', options: { mode: 'duel' }, seats: ['human', 'computer:easy'], seed: 3 });
+  const p = await openSeat(server.url, created.table, created.seats[0].link_token);
+  const page = p.page;
+  const panel = () => page.textContent('#game-panel');
+  await page.waitForFunction(() => document.body.dataset.turn === 'mine');
+  assert.match(await panel(), /each side picks 7 troops/);
+  assert.match(await panel(), /Picked: Player 1 0 of 7/);
+  await clickSomething(page);
+  await page.waitForFunction(() => /Player 1 1 of 7/.test(document.getElementById('game-panel').textContent));
+  // Play on, clicking whatever is offered, until the first round is decided.
+  for (let i = 0; i < 120 && !/Round 1 (won by|tied)/.test(await panel()); i++) {
+    await page.waitForFunction(() => ['mine', 'over'].includes(document.body.dataset.turn));
+    if (/Round 1 (won by|tied)/.test(await panel())) break;
+    await clickSomething(page, { pick: i });
+  }
+  const text = await panel();
+  assert.match(text, /Battle Duel, round 2\. Score: Player 1 [01], Player 2 [01] \(4 wins take the match\)\./);
+  assert.match(text, /Round 1 (won by Player [12]|tied)\./);
+  await shot(page, 'lytharia-duel');
+  await p.context.close();
 });
 
 test('the page is served with its content types, revalidated by ETag', async () => {

@@ -39,6 +39,7 @@ mod baseline;
 mod eval;
 mod level;
 mod mcts;
+pub mod uci;
 
 pub use any::{
     Stats, choose, choose_with, evaluations_per_second, iterations_per_second, playouts_per_second,

@@ -339,28 +339,20 @@ fn view(
 }
 
 fn cards(search: Option<&str>, json: bool, out: &mut impl Write) -> Result<()> {
-    use tabula_lytharia::cards::Card;
-    let db = tabula_lytharia::card_db();
-    let found = match search {
-        Some(text) => db.search(text),
-        None => db.iter().collect(),
-    };
+    // The card set is the Lytharian catalog's, as the page reads it.
+    let catalog = AnyGame::catalog_for(GameId::Lytharia, &[])?;
+    let found = crate::render::card_lines(&catalog, search.unwrap_or(""));
     if json {
         let list: Vec<_> = found
             .iter()
-            .map(|(_, card)| {
-                let kind = match card {
-                    Card::Troop(_) => "troop",
-                    Card::Spell(_) => "spell",
-                    Card::Equipment(_) => "equipment",
-                };
-                json!({ "id": card.id(), "name": card.name(), "type": kind, "summary": card.summary() })
+            .map(|(card, summary)| {
+                json!({ "id": card["id"], "name": card["name"], "type": card["kind"], "summary": summary })
             })
             .collect();
         writeln!(out, "{}", serde_json::to_string(&list)?)?;
     } else {
-        for (_, card) in &found {
-            writeln!(out, "{}", card.summary())?;
+        for (_, summary) in &found {
+            writeln!(out, "{summary}")?;
         }
     }
     Ok(())

@@ -347,7 +347,7 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                     "position" | "fen" => writeln!(out, "{}", game.to_text())?,
                     _ if line == "cards" || line.starts_with("cards ") => {
                         let search = line["cards".len()..].trim();
-                        writeln!(out, "{}", render::cards(&game, search))?;
+                        writeln!(out, "{}", render::game_cards(&game, search))?;
                     }
                     _ if line.starts_with("info ") => {
                         writeln!(out, "{}", render::info(&game, line["info".len()..].trim()))?;
@@ -478,7 +478,7 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
 /// (`O-O`, `O-O-O`), matched against moves written `ROLE from-to` or
 /// `ROLE fromxto`. `None` unless exactly one legal move matches.
 fn standard_chess_move(game: &AnyGame, text: &str) -> Option<String> {
-    if !matches!(game, AnyGame::Lytharia(_)) {
+    if game.id() != tabula_core::GameId::Lytharia {
         return None;
     }
     let t: String = text

@@ -1,45 +1,80 @@
-//! Drawing boards in the terminal.
+//! Drawing boards in the terminal from the table protocol alone: each
+//! game's JSON view (`AnyGame::view`), its catalog and its legal entries,
+//! read as the page (`web/`) reads them, so the terminal knows no rules
+//! crate (`docs/protocol.md`).
 
-use tabula_core::{Game, Viewer};
-use tabula_covenant::Covenant;
-use tabula_epoch::{Epoch, PieceKind};
+use serde_json::Value;
+use tabula_core::protocol::{BoardShape, Catalog};
+use tabula_core::{GameId, Viewer};
 use tabula_games::AnyGame;
-use tabula_lytharia::Lytharia;
-use tabula_skirmish::Skirmish;
-use tabula_warrior::Warrior;
 
 /// The board of `game` as `viewer` may see it, drawn from the viewer's
 /// side (its own pieces at the bottom), turned round when `flip`.
 pub fn board(game: &AnyGame, viewer: Viewer, flip: bool) -> String {
-    let upside = flip != from_far_side(game, viewer);
-    let mut text = match game {
-        AnyGame::Chess(_) => chess_board(&game.to_text(), upside),
-        AnyGame::Epoch(g) => epoch_board(g, upside) + &piece_legend(game),
-        AnyGame::Warrior(g) => warrior_board(g),
-        AnyGame::Covenant(g) => covenant_field(g, game),
-        AnyGame::Skirmish(g) => skirmish_board(g, upside),
-        AnyGame::Lytharia(g) => lytharia_table(g, viewer, upside) + &duel_line(game, viewer),
+    let view = game.view(viewer);
+    let catalog = game.catalog();
+    let upside = flip != from_far_side(game.id(), &view, viewer);
+    let mut text = match game.id() {
+        GameId::Chess => chess_board(&view, upside),
+        GameId::Epoch => epoch_board(&view, &catalog, upside) + &piece_legend(&catalog),
+        GameId::Warrior => warrior_board(&view, &catalog),
+        GameId::Covenant => covenant_field(game, &view, &catalog),
+        GameId::Skirmish => skirmish_board(&view, upside),
+        GameId::Lytharia => lytharia_table(&view, &catalog, upside) + &duel_line(&view),
     };
     // The side to move is said once, by the prompt or the computer's move.
     text.truncate(text.trim_end().len());
     text
 }
 
+/// The text of a JSON string, or "" when it is not one.
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+/// A JSON number as a count, 0 when it is not one.
+fn count(v: &Value) -> u64 {
+    v.as_u64().unwrap_or(0)
+}
+
+/// The items of a JSON array, none when it is not one.
+fn items(v: &Value) -> &[Value] {
+    v.as_array().map_or(&[], Vec::as_slice)
+}
+
+/// A square's (file, rank) from its name, both from 0: `b3` is (1, 2).
+fn square(name: &str) -> Option<(usize, usize)> {
+    let mut chars = name.chars();
+    let file = chars.next()?;
+    if !file.is_ascii_lowercase() {
+        return None;
+    }
+    let rank: usize = chars.as_str().parse().ok()?;
+    Some((usize::from(file as u8 - b'a'), rank.checked_sub(1)?))
+}
+
+/// The index of square `name` on a `size`-wide board, when it is on it.
+fn square_index(name: &str, size: usize) -> Option<usize> {
+    let (file, rank) = square(name)?;
+    (file < size && rank < size).then_some(rank * size + file)
+}
+
 /// Whether `viewer`'s home is the board's top edge as drawn by default, so
 /// the board is turned round for them: the second seat in chess, Skirmish
 /// and Epoch; in Lytharian Chess whoever's troops stand higher up.
-fn from_far_side(game: &AnyGame, viewer: Viewer) -> bool {
+fn from_far_side(id: GameId, view: &Value, viewer: Viewer) -> bool {
     let Viewer::Player(me) = viewer else {
         return false;
     };
-    match game {
-        AnyGame::Chess(_) | AnyGame::Skirmish(_) | AnyGame::Epoch(_) => me.0 == 1,
-        AnyGame::Lytharia(g) => {
-            let view = g.view(viewer);
+    match id {
+        GameId::Chess | GameId::Skirmish | GameId::Epoch => me.0 == 1,
+        GameId::Lytharia => {
             let (mut mine, mut theirs) = ((0, 0), (0, 0));
-            for u in &view.pieces {
-                let rank = u.cell.0.index() / 8;
-                let side = if usize::from(u.owner) == me.index() {
+            for u in items(&view["pieces"]) {
+                let Some((_, rank)) = square(text(&u["cell"])) else {
+                    continue;
+                };
+                let side = if count(&u["owner"]) == me.index() as u64 {
                     &mut mine
                 } else {
                     &mut theirs
@@ -65,9 +100,8 @@ fn order(size: usize, upside: bool) -> (Vec<usize>, Vec<usize>) {
 
 /// Every piece letter the board shows, named from the game's catalog:
 /// "Pieces: S Sentinel, T Templar...".
-fn piece_legend(game: &AnyGame) -> String {
-    let parts: Vec<String> = game
-        .catalog()
+fn piece_legend(catalog: &Catalog) -> String {
+    let parts: Vec<String> = catalog
         .pieces
         .iter()
         .map(|p| format!("{} {}", p.letter, p.name))
@@ -75,24 +109,20 @@ fn piece_legend(game: &AnyGame) -> String {
     wrap_items("   Pieces: ", &parts)
 }
 
-/// A Battle Duel's state from the table view's `duel`: the round, the
-/// score, each round's winner, and how many troops each side has picked
-/// of the seven a side takes.
-fn duel_line(game: &AnyGame, viewer: Viewer) -> String {
-    use serde_json::Value;
-    let view = game.view(viewer);
+/// A Battle Duel's state from the view's `duel`: the round, the score, each
+/// round's winner, and how many troops each side has picked of the seven a
+/// side takes.
+fn duel_line(view: &Value) -> String {
     let Some(duel) = view.get("duel").filter(|d| d.is_object()) else {
         return String::new();
     };
-    let number = |v: &Value| v.as_u64().unwrap_or(0);
-    let results: Vec<u64> = duel["results"]
-        .as_array()
-        .map(|r| r.iter().map(number).collect())
-        .unwrap_or_default();
-    let wins = |seat: u64| results.iter().filter(|r| **r == seat).count();
-    let mut text = format!(
+    // A round's result is the winning seat, or null for a tie.
+    let results: Vec<Option<u64>> = items(&duel["results"]).iter().map(Value::as_u64).collect();
+    let wins = |seat: u64| results.iter().filter(|r| **r == Some(seat)).count();
+    let mut line = format!(
         "Battle Duel: round {}; score Player 1 {}, Player 2 {}",
-        number(&duel["round"]) + 1,
+        // Counted from 1 once rounds begin; 0 while troops are picked.
+        count(&duel["round"]).max(1),
         wins(0),
         wins(1)
     );
@@ -101,11 +131,11 @@ fn duel_line(game: &AnyGame, viewer: Viewer) -> String {
             .iter()
             .enumerate()
             .map(|(i, r)| match r {
-                0 | 1 => format!("round {} won by Player {}", i + 1, r + 1),
+                Some(seat @ (0 | 1)) => format!("round {} won by Player {}", i + 1, seat + 1),
                 _ => format!("round {} tied", i + 1),
             })
             .collect();
-        text.push_str(&format!(" ({})", said.join(", ")));
+        line.push_str(&format!(" ({})", said.join(", ")));
     }
     if view["stage"] == "pick" {
         let picked: Vec<String> = (0..2)
@@ -113,24 +143,40 @@ fn duel_line(game: &AnyGame, viewer: Viewer) -> String {
                 format!(
                     "Player {} {} of 7",
                     i + 1,
-                    number(&duel["sides"][i]["picks_count"])
+                    count(&duel["sides"][i]["picks_count"])
                 )
             })
             .collect();
-        text.push_str(&format!(
+        line.push_str(&format!(
             "; each side picks 7 troops (picked: {})",
             picked.join(", ")
         ));
     }
-    wrap(&text)
+    wrap(&line)
+}
+
+/// The catalog's entry for a Lytharian card id (`extra.cards`).
+fn card<'a>(catalog: &'a Catalog, id: &str) -> Option<&'a Value> {
+    items(&catalog.extra["cards"])
+        .iter()
+        .find(|c| c["id"] == id)
+}
+
+/// A Lytharian card's name from the catalog, or its id when unknown.
+fn card_name(catalog: &Catalog, id: &Value) -> String {
+    let id = text(id);
+    card(catalog, id)
+        .and_then(|c| c["name"].as_str())
+        .unwrap_or(id)
+        .to_owned()
 }
 
 /// An action as `moves` lists it, with the name of a Lytharian troop's
 /// ability where the notation numbers it (`use f8 0 @g8 (Shield Bash)`).
 pub fn action_line(game: &AnyGame, viewer: Viewer, notation: &str) -> String {
-    let AnyGame::Lytharia(g) = game else {
+    if game.id() != GameId::Lytharia {
         return notation.to_owned();
-    };
+    }
     let mut words = notation.split_whitespace();
     let (Some("use"), Some(cell), Some(index)) = (words.next(), words.next(), words.next()) else {
         return notation.to_owned();
@@ -138,15 +184,13 @@ pub fn action_line(game: &AnyGame, viewer: Viewer, notation: &str) -> String {
     let Ok(index) = index.parse::<usize>() else {
         return notation.to_owned();
     };
-    let name = g.view(viewer).pieces.iter().find_map(|u| {
-        if u.cell.to_string() != cell {
-            return None;
-        }
-        match u.card?.card() {
-            tabula_lytharia::cards::Card::Troop(t) => Some(t.abilities.get(index)?.name.clone()),
-            _ => None,
-        }
-    });
+    let catalog = game.catalog();
+    let view = game.view(viewer);
+    let name = items(&view["pieces"])
+        .iter()
+        .find(|u| u["cell"] == cell)
+        .and_then(|u| card(&catalog, u["card"].as_str()?))
+        .and_then(|c| c["card"]["abilities"].get(index)?["name"].as_str());
     match name {
         Some(name) => format!("{notation} ({name})"),
         None => notation.to_owned(),
@@ -168,10 +212,10 @@ pub fn info(game: &AnyGame, what: &str) -> String {
         })
         .map(|p| {
             let stats: Vec<String> = match &p.stats {
-                serde_json::Value::Object(map) => map
+                Value::Object(map) => map
                     .iter()
                     .map(|(k, v)| match v {
-                        serde_json::Value::String(text) => format!("{k}: {text}"),
+                        Value::String(text) => format!("{k}: {text}"),
                         other => format!("{k}: {other}"),
                     })
                     .collect(),
@@ -183,8 +227,8 @@ pub fn info(game: &AnyGame, what: &str) -> String {
     if !found.is_empty() {
         return found.concat().trim_end().to_owned();
     }
-    if matches!(game, AnyGame::Lytharia(_)) {
-        let cards = cards(game, what);
+    if game.id() == GameId::Lytharia {
+        let cards = cards(&catalog, what);
         if !cards.is_empty() {
             return cards;
         }
@@ -192,26 +236,96 @@ pub fn info(game: &AnyGame, what: &str) -> String {
     format!("No piece or card called '{what}' here; the board's legend lists the letters.")
 }
 
-/// The Lytharian Chess cards matching `search` (all when empty), one a line.
-pub fn cards(game: &AnyGame, search: &str) -> String {
-    if !matches!(game, AnyGame::Lytharia(_)) {
+/// `cards` in play: the Lytharian Chess cards matching `search`.
+pub fn game_cards(game: &AnyGame, search: &str) -> String {
+    if game.id() != GameId::Lytharia {
         return "This game has no cards.".to_owned();
     }
-    let db = tabula_lytharia::card_db();
-    let found = if search.is_empty() {
-        db.iter().collect()
-    } else {
-        db.search(search)
-    };
-    let lines: Vec<String> = found.iter().map(|(_, c)| c.summary()).collect();
-    lines.join("\n")
+    cards(&game.catalog(), search)
 }
 
-/// Who is to act, and whether that side is in check (the table view's
+/// The Lytharian Chess cards of `catalog` whose line contains `search`
+/// (any case; all when empty), one a line.
+pub fn cards(catalog: &Catalog, search: &str) -> String {
+    card_lines(catalog, search)
+        .into_iter()
+        .map(|(_, line)| line)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Each catalog card matching `search` with its line: id, role or kind,
+/// name, and the numbers and text of the whole card (`extra.cards[].card`).
+pub fn card_lines<'a>(catalog: &'a Catalog, search: &str) -> Vec<(&'a Value, String)> {
+    let needle = search.to_lowercase();
+    items(&catalog.extra["cards"])
+        .iter()
+        .map(|entry| (entry, card_summary(&entry["card"])))
+        .filter(|(_, line)| line.to_lowercase().contains(&needle))
+        .collect()
+}
+
+/// One card's line: "thane-orvik [K] Thane Orvik Granitehand Stoneborn Good
+/// Humanoid 6/12 power 15 unique - Adjacent friendly troops get +1 Def.".
+fn card_summary(c: &Value) -> String {
+    let word = |key: &str| title_word(text(&c[key]));
+    match text(&c["type"]) {
+        "troop" => format!(
+            "{} [{}] {} {} {} {} {}/{} power {}{} - {}",
+            text(&c["id"]),
+            text(&c["role"]),
+            text(&c["name"]),
+            word("clan"),
+            word("alignment"),
+            word("kind"),
+            c["att"],
+            c["def"],
+            c["power"],
+            if c["unique"] == true { " unique" } else { "" },
+            text(&c["text"])
+        ),
+        "spell" => format!(
+            "{} {} {} {} {} cost {} quality {} - {}",
+            text(&c["id"]),
+            text(&c["name"]),
+            word("school"),
+            word("speed"),
+            word("kind"),
+            c["cost"],
+            c["quality"],
+            text(&c["text"])
+        ),
+        _ => format!(
+            "{} {} {} +{}/+{} cost {} reforge {} - {}",
+            text(&c["id"]),
+            text(&c["name"]),
+            word("slot"),
+            c["att"],
+            c["def"],
+            c["cost"],
+            c["reforge"],
+            text(&c["text"])
+        ),
+    }
+}
+
+/// A catalog word as a title: `zuk-gar` is "ZukGar", `life` "Life".
+fn title_word(id: &str) -> String {
+    id.split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_uppercase().chain(chars).collect()
+            })
+        })
+        .collect()
+}
+
+/// Who is to act, and whether that side is in check (the view's
 /// `in_check`): "White to move, in check".
 pub fn status(game: &AnyGame) -> Option<String> {
     let player = game.to_act().player()?;
-    let in_check = game.view(Viewer::Public)["in_check"] == serde_json::Value::Bool(true);
+    let in_check = game.view(Viewer::Public)["in_check"] == Value::Bool(true);
     Some(format!(
         "{} to move{}",
         game.player_name(player),
@@ -219,23 +333,21 @@ pub fn status(game: &AnyGame) -> Option<String> {
     ))
 }
 
-/// An 8x8 board from the placement field of a FEN, White at the bottom.
-fn chess_board(fen: &str, upside: bool) -> String {
-    let placement = fen.split_whitespace().next().unwrap_or("");
+/// An 8x8 board from the view's `pieces` (`cell`, `owner`, `piece` a
+/// letter), White at the bottom.
+fn chess_board(view: &Value, upside: bool) -> String {
     let mut grid = [None; 64];
-    for (row, rank) in placement.split('/').enumerate().take(8) {
-        let rank_index = 7 - row;
-        let mut file = 0;
-        for c in rank.chars() {
-            match c.to_digit(10) {
-                Some(n) => file += n as usize,
-                None => {
-                    if file < 8 {
-                        grid[rank_index * 8 + file] = Some(c);
-                    }
-                    file += 1;
-                }
-            }
+    for p in items(&view["pieces"]) {
+        let Some(letter) = text(&p["piece"]).chars().next() else {
+            continue;
+        };
+        let letter = if count(&p["owner"]) == 0 {
+            letter.to_ascii_uppercase()
+        } else {
+            letter.to_ascii_lowercase()
+        };
+        if let Some(i) = square_index(text(&p["cell"]), 8) {
+            grid[i] = Some(letter);
         }
     }
     let (ranks, files) = order(8, upside);
@@ -285,28 +397,39 @@ fn glyph(c: char) -> char {
     }
 }
 
-/// The 13x13 Epoch board, White at the bottom: each piece's letter (upper
-/// case White, lower case Black) followed by `+` when the command zone
-/// enhances it and `~` for a dormant Emperor.
-fn epoch_board(game: &Epoch, upside: bool) -> String {
+/// The catalog's letter for piece id `id`, or `?` when it names none.
+fn letter_of(catalog: &Catalog, id: &str) -> char {
+    catalog
+        .pieces
+        .iter()
+        .find(|p| p.id == id)
+        .and_then(|p| p.letter.chars().next())
+        .unwrap_or('?')
+}
+
+/// The 13x13 Epoch board, White at the bottom: each piece's catalog letter
+/// (upper case White, lower case Black) followed by `+` when the command
+/// zone enhances it and `~` for a dormant Emperor.
+fn epoch_board(view: &Value, catalog: &Catalog, upside: bool) -> String {
     const SIZE: usize = 13;
-    let view = game.view(Viewer::Public);
     let mut cells = vec![[' '; 2]; SIZE * SIZE];
-    for piece in &view.pieces {
-        let (file, rank) = (piece.cell.file() as usize, piece.cell.rank() as usize);
-        let letter = piece.piece.letter();
-        let letter = match piece.color {
-            tabula_epoch::Color::White => letter,
-            tabula_epoch::Color::Black => letter.to_ascii_lowercase(),
+    for piece in items(&view["pieces"]) {
+        let id = text(&piece["piece"]);
+        let letter = letter_of(catalog, id);
+        let letter = if piece["color"] == "black" {
+            letter.to_ascii_lowercase()
+        } else {
+            letter.to_ascii_uppercase()
         };
-        let mark = if piece.dormant && piece.piece == PieceKind::Emperor {
+        let mark = if piece["dormant"] == true && id == "emperor" {
             '~'
-        } else if piece.enhanced {
+        } else if piece["enhanced"] == true {
             '+'
         } else {
             ' '
         };
-        if let Some(cell) = cells.get_mut(rank * SIZE + file) {
+        if let Some(cell) = square_index(text(&piece["cell"]), SIZE).and_then(|i| cells.get_mut(i))
+        {
             *cell = [letter, mark];
         }
     }
@@ -335,46 +458,60 @@ fn epoch_board(game: &Epoch, upside: bool) -> String {
 /// The Warrior Chess board and table: each piece as army letter, `K` or `W`,
 /// its weapons (r Rook, n Knight, b Bishop, s Swords) and the Swords facing as
 /// an arrow; then captured stacks, each player's money and Reserve, the Bank,
-/// and the phase.
-fn warrior_board(game: &Warrior) -> String {
-    use tabula_warrior::{Facing, PieceKind as Kind};
+/// and the phase. Armies, letters and names come from the catalog.
+fn warrior_board(view: &Value, catalog: &Catalog) -> String {
     const WIDTH: usize = 6;
-    let view = game.view(Viewer::Public);
+    let armies = items(&catalog.extra["armies"]);
+    let army_of = |seat: &Value| armies.iter().find(|a| a["seat"] == *seat);
+    let army_name = |seat: &Value| army_of(seat).map_or("", |a| text(&a["name"])).to_owned();
+    // The weapons in the catalog's order: rook, knight, bishop, swords.
+    let weapons: Vec<(&str, &str, char)> = catalog
+        .pieces
+        .iter()
+        .filter(|p| p.stats["weapon"] == true)
+        .map(|p| {
+            let letter = p.letter.chars().next().unwrap_or('?');
+            (p.id.as_str(), p.name.as_str(), letter.to_ascii_lowercase())
+        })
+        .collect();
     let mut cells = vec![String::new(); 64];
     let mut stacks = Vec::new();
-    for sq in &view.pieces {
+    for sq in items(&view["pieces"]) {
         let mut cell = String::new();
-        let army = view.players.iter().find(|p| p.seat == sq.owner);
-        cell.push(army.map_or('?', |p| p.army.letter()));
-        cell.push(match sq.piece {
-            Kind::King => 'K',
-            Kind::Warrior => 'W',
-        });
-        for w in &sq.weapons {
-            cell.push(w.letter().to_ascii_lowercase());
+        cell.push(
+            army_of(&sq["owner"])
+                .and_then(|a| text(&a["letter"]).chars().next())
+                .unwrap_or('?'),
+        );
+        cell.push(letter_of(catalog, text(&sq["piece"])));
+        for w in items(&sq["weapons"]) {
+            let letter = weapons
+                .iter()
+                .find(|(id, ..)| w == *id)
+                .map_or('?', |w| w.2);
+            cell.push(letter);
         }
-        if let Some(f) = sq.facing {
-            cell.push(match f {
-                Facing::North => '↑',
-                Facing::East => '→',
-                Facing::South => '↓',
-                Facing::West => '←',
-            });
+        match text(&sq["facing"]) {
+            "north" => cell.push('↑'),
+            "east" => cell.push('→'),
+            "south" => cell.push('↓'),
+            "west" => cell.push('←'),
+            _ => {}
         }
-        if sq.dropped_this_turn {
+        if sq["dropped_this_turn"] == true {
             cell.push('°');
         }
-        if !sq.stack.is_empty() {
+        let stack = items(&sq["stack"]);
+        if !stack.is_empty() {
             cell.push('*');
-            let held: Vec<String> = view
-                .players
+            let held: Vec<String> = stack
                 .iter()
-                .filter(|p| sq.stacked(p.seat) > 0)
-                .map(|p| format!("{} {}", sq.stacked(p.seat), p.name))
+                .filter(|s| count(&s["count"]) > 0)
+                .map(|s| format!("{} {}", count(&s["count"]), army_name(&s["owner"])))
                 .collect();
-            stacks.push(format!("{} holds {}", sq.cell, held.join(", ")));
+            stacks.push(format!("{} holds {}", text(&sq["cell"]), held.join(", ")));
         }
-        if let Some(slot) = cells.get_mut(sq.cell.index()) {
+        if let Some(slot) = square_index(text(&sq["cell"]), 8).and_then(|i| cells.get_mut(i)) {
             *slot = cell;
         }
     }
@@ -394,45 +531,66 @@ fn warrior_board(game: &Warrior) -> String {
         out.push('\n');
     }
     out.push_str("   a      b      c      d      e      f      g      h\n");
-    let armies: Vec<String> = view
-        .players
+    let named: Vec<String> = items(&view["players"])
         .iter()
-        .map(|p| format!("{} {}", p.army.letter(), p.name))
+        .filter_map(|p| army_of(&p["seat"]))
+        .map(|a| format!("{} {}", text(&a["letter"]), text(&a["name"])))
         .collect();
     out.push_str(&wrap(&format!(
         "   A piece is its army's letter ({}), then K King or W Warrior, then its weapons in lower case: r Rook, n Knight, b Bishop, s Swords (arrow: facing); ° dropped this turn, * holds captured Warriors",
-        armies.join(", ")
+        named.join(", ")
     )));
     for line in stacks {
         out.push_str(&format!("   {line}\n"));
     }
-    for p in &view.players {
-        let r = p.reserve;
-        let weapons: Vec<String> = r.weapons.iter().map(|w| w.name().to_owned()).collect();
+    for p in items(&view["players"]) {
+        let reserve = &p["reserve"];
+        let held: Vec<&str> = weapons
+            .iter()
+            .flat_map(|(id, name, _)| {
+                std::iter::repeat_n(*name, count(&reserve["weapons"][*id]) as usize)
+            })
+            .collect();
         out.push_str(&format!(
             "{:<7} {:>4}  income {}  Reserve: {} Warrior(s){}{}\n",
-            p.name,
-            p.money.to_string(),
-            p.income,
-            r.warriors,
-            if weapons.is_empty() { "" } else { ", " },
-            weapons.join(", ")
+            army_name(&p["seat"]),
+            format!("${}", count(&p["money"])),
+            p["income"],
+            count(&reserve["warriors"]),
+            if held.is_empty() { "" } else { ", " },
+            held.join(", ")
         ));
     }
-    for b in &view.bank {
+    let counts = |stock: &Value| {
+        let parts: Vec<String> = weapons
+            .iter()
+            .filter(|(id, ..)| count(&stock[*id]) > 0)
+            .map(|(id, name, _)| format!("{} {name}", count(&stock[*id])))
+            .collect();
+        if parts.is_empty() {
+            "none".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    };
+    for b in items(&view["bank"]) {
+        let name = armies
+            .iter()
+            .find(|a| a["army"] == b["army"])
+            .map_or("", |a| text(&a["name"]));
         out.push_str(&format!(
             "Bank {:<7} {} Warrior(s); new {}; reissued {}\n",
-            b.army.name(),
-            b.new.warriors,
-            weapon_counts(b.new.weapons),
-            weapon_counts(b.reissued)
+            name,
+            count(&b["new"]["warriors"]),
+            counts(&b["new"]["weapons"]),
+            counts(&b["reissued"])
         ));
     }
     out.push_str(&format!(
         "Phase: {}; {} of {} turns without a drop or capture\n",
-        view.phase.word(),
-        view.no_progress,
-        view.fifty_moves_limit
+        text(&view["phase"]),
+        view["no_progress"],
+        view["fifty_moves_limit"]
     ));
     out
 }
@@ -440,24 +598,23 @@ fn warrior_board(game: &Warrior) -> String {
 /// The Skirmish chess board, what the game waits for, the roll about to be
 /// made with its exact odds, and the odds of every skirmish the player to
 /// move could start, so a player sees them before committing.
-fn skirmish_board(game: &Skirmish, upside: bool) -> String {
-    let view = game.view(Viewer::Public);
-    let mut out = chess_board(&game.setup().to_fen(), upside);
-    if !view.excused.is_empty() {
+fn skirmish_board(view: &Value, upside: bool) -> String {
+    let mut out = chess_board(view, upside);
+    let excused: Vec<&str> = items(&view["excused"]).iter().map(text).collect();
+    if !excused.is_empty() {
         out.push_str(&format!(
             "The King need not answer the check of: {}\n",
-            view.excused.join(", ")
+            excused.join(", ")
         ));
     }
-    if let Some(roll) = &view.pending {
-        out.push_str(&format!("Skirmish: {}\n", odds_line(roll)));
+    if view["pending"].is_object() {
+        out.push_str(&format!("Skirmish: {}\n", odds_line(&view["pending"])));
     }
-    let offers: Vec<String> = view
-        .offers
+    let offers: Vec<String> = items(&view["offers"])
         .iter()
         .map(|l| {
-            let parts: Vec<String> = l.odds.iter().map(chance_text).collect();
-            format!("{} {}", l.notation, parts.join(" + "))
+            let parts: Vec<String> = items(&l["odds"]).iter().map(chance_text).collect();
+            format!("{} {}", text(&l["notation"]), parts.join(" + "))
         })
         .collect();
     if !offers.is_empty() {
@@ -467,70 +624,79 @@ fn skirmish_board(game: &Skirmish, upside: bool) -> String {
         ));
     }
     // "White to move" is the prompt's to say; anything else is news.
-    if !view.waiting_for.is_empty() && !view.waiting_for.ends_with("to move") {
-        out.push_str(&format!("Waiting for: {}\n", view.waiting_for));
+    let waiting = text(&view["waiting_for"]);
+    if !waiting.is_empty() && !waiting.ends_with("to move") {
+        out.push_str(&format!("Waiting for: {waiting}\n"));
     }
     out
 }
 
-fn odds_line(o: &tabula_skirmish::OddsView) -> String {
+fn odds_line(o: &Value) -> String {
     format!(
         "{} ({} + {} bonus + {}) against {} ({} + {}): attacker wins {}",
-        o.attacker,
-        o.attack_value,
-        o.bonus,
-        o.dice,
-        o.defender,
-        o.defence_value,
-        o.dice,
+        text(&o["attacker"]),
+        o["attack_value"],
+        o["bonus"],
+        text(&o["dice"]),
+        text(&o["defender"]),
+        o["defence_value"],
+        text(&o["dice"]),
         chance_text(o)
     )
 }
 
-fn chance_text(o: &tabula_skirmish::OddsView) -> String {
-    match o.given {
+/// An attack's chance of winning: "58% (7/12)", or certainly or never.
+fn chance_text(o: &Value) -> String {
+    match o["given"].as_bool() {
         Some(true) => "certainly".to_owned(),
         Some(false) => "never".to_owned(),
-        None => format!("{:.0}% ({})", o.win_chance * 100.0, o.win_probability),
+        None => {
+            let p = &o["win_probability"];
+            let chance = o["win_chance"].as_f64().unwrap_or(0.0);
+            format!("{:.0}% ({}/{})", chance * 100.0, p[0], p[1])
+        }
     }
 }
 
-/// The Lytharian table as `viewer` sees it: troops on the board (role letter,
+/// The Lytharian table from the view: troops on the board (role letter,
 /// upper case for the first seat, `?` while face down, damage taken), then
 /// each player's mana, obelisk, power, deck and hand (names only for the
-/// viewer's own hand), enchantments and the stack.
-fn lytharia_table(game: &Lytharia, viewer: Viewer, upside: bool) -> String {
-    let view = game.view(viewer);
+/// viewer's own hand), enchantments and the stack; card names from the
+/// catalog.
+fn lytharia_table(view: &Value, catalog: &Catalog, upside: bool) -> String {
+    let name = |id: &Value| card_name(catalog, id);
     let mut cells = vec![String::new(); 64];
     let mut troops = Vec::new();
-    for u in &view.pieces {
-        let role = u.role.to_string();
-        let mut cell = if u.owner == 0 {
+    for u in items(&view["pieces"]) {
+        let role = text(&u["role"]);
+        let mut cell = if count(&u["owner"]) == 0 {
             role.to_ascii_uppercase()
         } else {
             role.to_ascii_lowercase()
         };
-        if !u.face_up {
+        if u["face_up"] != true {
             cell.push('?');
         }
-        if u.damage > 0 {
-            cell.push_str(&u.damage.to_string());
+        let damage = count(&u["damage"]);
+        if damage > 0 {
+            cell.push_str(&damage.to_string());
         }
-        if let Some(slot) = cells.get_mut(u.cell.0.index()) {
+        if let Some(slot) = square_index(text(&u["cell"]), 8).and_then(|i| cells.get_mut(i)) {
             *slot = cell;
         }
-        if let Some(card) = u.card {
-            let name = u.copy.map_or_else(
-                || card.card().name().to_owned(),
-                |c| format!("{} (as {})", card.card().name(), c.card().name()),
-            );
-            let gear: Vec<&str> = u.equipment.iter().map(|e| e.card().name()).collect();
+        if u["card"].is_string() {
+            let called = if u["copy"].is_string() {
+                format!("{} (as {})", name(&u["card"]), name(&u["copy"]))
+            } else {
+                name(&u["card"])
+            };
+            let gear: Vec<String> = items(&u["equipment"]).iter().map(name).collect();
             troops.push(format!(
                 "{} {}{}{}",
-                u.cell,
-                name,
-                if u.damage > 0 {
-                    format!(", {} damage", u.damage)
+                text(&u["cell"]),
+                called,
+                if damage > 0 {
+                    format!(", {damage} damage")
                 } else {
                     String::new()
                 },
@@ -563,23 +729,26 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer, upside: bool) -> String {
     if !troops.is_empty() {
         out.push_str(&format!("Troops you can see: {}\n", troops.join("; ")));
     }
-    for (seat, side) in view.sides.iter().enumerate() {
-        let hand = match &side.hand {
+    for (seat, side) in items(&view["sides"]).iter().enumerate() {
+        let hand = match side["hand"].as_array() {
             Some(cards) => {
-                let names: Vec<&str> = cards.iter().map(|c| c.card().name()).collect();
+                let names: Vec<String> = cards.iter().map(name).collect();
                 format!("hand {}: {}", cards.len(), names.join(", "))
             }
-            None => format!("hand {} (hidden)", side.hand_size),
+            None => format!("hand {} (hidden)", count(&side["hand_size"])),
         };
-        let enchants: Vec<&str> = side.enchants.iter().map(|e| e.card.card().name()).collect();
+        let enchants: Vec<String> = items(&side["enchants"])
+            .iter()
+            .map(|e| name(&e["card"]))
+            .collect();
         out.push_str(&format!(
             "Player {} ({}): mana {}, obelisk {}, power {}, deck {}, {}{}\n",
             seat + 1,
-            side.list,
-            side.mana,
-            side.obelisk,
-            side.power,
-            side.deck_size,
+            text(&side["list"]),
+            side["mana"],
+            side["obelisk"],
+            side["power"],
+            side["deck_size"],
             hand,
             if enchants.is_empty() {
                 String::new()
@@ -588,23 +757,27 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer, upside: bool) -> String {
             }
         ));
     }
-    if !view.stack.is_empty() {
-        let entries: Vec<String> = view
-            .stack
-            .iter()
-            .map(|e| match e.source {
-                tabula_lytharia::state::Source::Spell(card) => card.card().name().to_owned(),
-                tabula_lytharia::state::Source::Ability { card, .. } => {
-                    format!("ability of {}", card.card().name())
-                }
-                tabula_lytharia::state::Source::Hidden { .. } => {
-                    "ability of a face-down troop".to_owned()
-                }
-            })
-            .collect();
-        out.push_str(&format!("Stack (bottom first): {}\n", entries.join(" <- ")));
+    let stack: Vec<String> = items(&view["stack"])
+        .iter()
+        .map(|e| {
+            let source = &e["source"];
+            if source["spell"].is_string() {
+                name(&source["spell"])
+            } else if source["ability"]["card"].is_string() {
+                format!("ability of {}", name(&source["ability"]["card"]))
+            } else {
+                "ability of a face-down troop".to_owned()
+            }
+        })
+        .collect();
+    if !stack.is_empty() {
+        out.push_str(&format!("Stack (bottom first): {}\n", stack.join(" <- ")));
     }
-    out.push_str(&format!("Turn {}, {:?}\n", view.turn_number, view.stage));
+    out.push_str(&format!(
+        "Turn {}, {}\n",
+        view["turn_number"],
+        title_word(text(&view["stage"]))
+    ));
     out
 }
 
@@ -613,40 +786,55 @@ fn lytharia_table(game: &Lytharia, viewer: Viewer, upside: bool) -> String {
 /// lower case Blue) and its Blood; an empty hex its land (`.` open, `f`
 /// forest, `h` hill, `d` desert), with `*` on a Holy City's marked hex and
 /// `+` on the six around it. Below: Grails, round, and the active piece's
-/// reachable hexes and targets.
-fn covenant_field(game: &Covenant, any: &AnyGame) -> String {
+/// reachable hexes and targets. The field is the catalog's.
+fn covenant_field(game: &AnyGame, view: &Value, catalog: &Catalog) -> String {
     const PITCH: usize = 5;
-    let view = game.view(Viewer::Public);
-    // The field is static: the scenario holds it (the catalog sends it).
-    let field = game.scenario();
-    let (width, height) = (usize::from(field.width), usize::from(field.height));
+    let scenario = &catalog.extra["scenario"];
+    let (width, height) = (
+        count(&scenario["width"]) as usize,
+        count(&scenario["height"]) as usize,
+    );
+    let at = |col: usize, row: usize| (col < width && row < height).then_some(row * width + col);
     let mut cells = vec![String::new(); width * height];
-    for hex in field.hexes() {
-        let mut cell = String::new();
-        cell.push(
-            field
-                .terrain(hex)
-                .unwrap_or(tabula_covenant::Terrain::Open)
-                .token(),
-        );
-        if field.cities.contains(&hex) {
-            cell.push('*');
-        } else if field.city(hex).is_some() {
-            cell.push('+');
-        }
-        if let Some(c) = cells.get_mut(usize::from(hex.row) * width + usize::from(hex.col)) {
-            *c = cell;
+    if let BoardShape::Hexes { cells: hexes } = &catalog.board {
+        for hex in hexes {
+            let has = |f: &str| hex.features.iter().any(|h| h == f);
+            let mut cell = String::new();
+            cell.push(if has("forest") {
+                'f'
+            } else if has("hill") {
+                'h'
+            } else if has("desert") {
+                'd'
+            } else {
+                '.'
+            });
+            if has("holy-city-mark") {
+                cell.push('*');
+            } else if has("holy-city") {
+                cell.push('+');
+            }
+            let (Ok(col), Ok(row)) = (usize::try_from(hex.col), usize::try_from(hex.row)) else {
+                continue;
+            };
+            if let Some(c) = at(col, row).and_then(|i| cells.get_mut(i)) {
+                *c = cell;
+            }
         }
     }
-    for p in &view.pieces {
+    for p in items(&view["pieces"]) {
+        let code = text(&p["piece"]);
         // Seat 0 is Gold.
-        let code = if p.owner == 0 {
-            p.piece.to_ascii_uppercase()
+        let code = if count(&p["owner"]) == 0 {
+            code.to_ascii_uppercase()
         } else {
-            p.piece.to_ascii_lowercase()
+            code.to_ascii_lowercase()
         };
-        if let Some(c) = cells.get_mut(usize::from(p.cell.row) * width + usize::from(p.cell.col)) {
-            *c = format!("{code}{}", p.blood);
+        let Some((col, row)) = square(text(&p["cell"])) else {
+            continue;
+        };
+        if let Some(c) = at(col, row).and_then(|i| cells.get_mut(i)) {
+            *c = format!("{code}{}", p["blood"]);
         }
     }
     // One line a row, so the field fits a 24-line terminal: an odd
@@ -669,34 +857,33 @@ fn covenant_field(game: &Covenant, any: &AnyGame) -> String {
     out.push_str(&wrap(
         "    UPPER Gold, lower Blue, number Blood left; . open f forest h hill d desert; * Holy City, + its hexes; odd columns stand half a hex up",
     ));
-    let codes = view
-        .pieces
+    let codes = items(&view["pieces"])
         .iter()
-        .map(|p| p.piece.to_ascii_uppercase())
+        .map(|p| text(&p["piece"]).to_ascii_uppercase())
         .collect();
-    out.push_str(&covenant_legend(any, codes));
+    out.push_str(&covenant_legend(game, catalog, codes));
     out.push_str(&format!(
         "{}, round {} ({}/{} without a capture); Grails Gold {} (+{}), Blue {} (+{})\n",
-        field.name,
-        view.round,
-        view.quiet_rounds,
-        tabula_covenant::PieceTable::builtin().rules.draw_rounds,
-        view.grails[0],
-        view.income[0],
-        view.grails[1],
-        view.income[1]
+        text(&scenario["name"]),
+        view["round"],
+        view["quiet_rounds"],
+        catalog.extra["rules"]["draw-rounds"],
+        view["grails"][0],
+        view["income"][0],
+        view["grails"][1],
+        view["income"][1]
     ));
-    if let Some(active) = &view.active {
-        let reach: Vec<String> = active
-            .reachable
+    let active = &view["active"];
+    if active.is_object() {
+        let reach: Vec<String> = items(&active["reachable"])
             .iter()
-            .map(|s| format!("{}({})", s.to, s.cost))
+            .map(|s| format!("{}({})", text(&s["to"]), s["cost"]))
             .collect();
-        let targets: Vec<String> = active.targets.iter().map(|h| h.to_string()).collect();
+        let targets: Vec<&str> = items(&active["targets"]).iter().map(text).collect();
         out.push_str(&wrap(&format!(
             "Active: {} with {} MP. Reachable (MP): {}. Targets: {}",
-            active.cell,
-            active.mp,
+            text(&active["cell"]),
+            active["mp"],
             if reach.is_empty() {
                 "none".to_owned()
             } else {
@@ -714,8 +901,7 @@ fn covenant_field(game: &Covenant, any: &AnyGame) -> String {
 
 /// Each piece code on the field named, with its full Blood; and, when a
 /// recruit may be taken, each recruit's price in Grails.
-fn covenant_legend(game: &AnyGame, mut codes: Vec<String>) -> String {
-    let catalog = game.catalog();
+fn covenant_legend(game: &AnyGame, catalog: &Catalog, mut codes: Vec<String>) -> String {
     let named = |code: &str| {
         catalog
             .pieces
@@ -810,20 +996,6 @@ fn wrap(text: &str) -> String {
     out
 }
 
-fn weapon_counts(w: tabula_warrior::Weapons) -> String {
-    use tabula_warrior::Weapon;
-    let parts: Vec<String> = Weapon::ALL
-        .into_iter()
-        .filter(|&k| w.count(k) > 0)
-        .map(|k| format!("{} {}", w.count(k), k.name()))
-        .collect();
-    if parts.is_empty() {
-        "none".to_owned()
-    } else {
-        parts.join(", ")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -831,16 +1003,14 @@ mod tests {
 
     #[test]
     fn the_start_position_draws_white_at_the_bottom() {
-        let board = chess_board(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            false,
-        );
+        let game = AnyGame::new(GameId::Chess, &[]).unwrap();
+        let board = chess_board(&game.view(Viewer::Public), false);
         let lines: Vec<&str> = board.lines().collect();
         assert_eq!(lines[0], "8  ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜");
         assert_eq!(lines[7], "1  ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖");
         assert_eq!(lines[8], "   a b c d e f g h");
         // a1 is a dark square, shown with a dot when empty.
-        let empty = chess_board("8/8/8/8/8/8/8/8 w - - 0 1", false);
+        let empty = chess_board(&serde_json::json!({ "pieces": [] }), false);
         assert!(empty.lines().nth(7).unwrap().starts_with("1  ·"));
     }
 

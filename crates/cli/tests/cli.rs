@@ -861,3 +861,47 @@ fn match_refuses_a_bad_spec_in_one_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("wizard") && err.lines().count() == 1, "{err}");
 }
+
+/// The terminal draws from the table protocol as the page does: no rules
+/// crate among its dependencies, and no reaching through `AnyGame`'s
+/// variants to a game's own types.
+#[test]
+fn the_cli_knows_no_rules_crate() {
+    const RULES: [&str; 6] = [
+        "chess", "epoch", "skirmish", "warrior", "covenant", "lytharia",
+    ];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    for line in manifest.lines() {
+        let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+        assert!(
+            !RULES.iter().any(|r| name == format!("tabula-{r}")),
+            "crates/cli depends on a rules crate: {line}"
+        );
+    }
+    let mut files = Vec::new();
+    for sub in ["src", "tests", "tests/binary"] {
+        for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() > 10, "{files:?}");
+    let variants = [
+        "Chess", "Epoch", "Skirmish", "Warrior", "Covenant", "Lytharia",
+    ];
+    for path in files {
+        let source = std::fs::read_to_string(&path).unwrap();
+        for v in variants {
+            // Splitting the needle keeps this file from matching itself.
+            let needle = format!("AnyGame::{v}{}", "(");
+            assert!(
+                !source.contains(&needle),
+                "{} opens a game's own state: {needle}",
+                path.display()
+            );
+        }
+    }
+}

@@ -4,9 +4,8 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use tabula_chess::{Position, UciMove};
-use tabula_core::Game;
-use tabula_epoch::{Epoch, EpochOptions};
+use tabula_core::GameId;
+use tabula_games::AnyGame;
 
 struct Session {
     child: Child,
@@ -65,16 +64,14 @@ impl Session {
     }
 }
 
+/// Whether `best` (UCI text, the chess canonical form) is legal after
+/// `moves` from `fen`.
 fn chess_legal(fen: &str, moves: &[&str], best: &str) -> bool {
-    let mut pos = Position::from_fen(fen).unwrap();
+    let mut game = AnyGame::from_text(GameId::Chess, fen, &[]).unwrap();
     for m in moves {
-        let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(mv);
+        game.apply(m).unwrap();
     }
-    best.parse::<UciMove>()
-        .ok()
-        .and_then(|u| u.to_move(&pos).ok())
-        .is_some_and(|m| pos.legal_moves().contains(&m))
+    game.legal_actions().iter().any(|a| a.canonical == best)
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -164,16 +161,13 @@ fn the_epoch_dialect_reads_position_text_and_epoch_moves() {
     let mut s = Session::start("epoch");
     s.send("uci");
     s.until("uciok");
-    let mut game = Epoch::new(&EpochOptions::default());
-    let first = game.parse_action("g3g7").unwrap();
-    game.apply(&first).unwrap();
+    let mut game = AnyGame::new(GameId::Epoch, &[]).unwrap();
+    game.apply("g3g7").unwrap();
     s.send(&format!("position text {}", game.to_text()));
     s.send("go depth 2");
     let best = s.best_move();
     let mv = game.parse_action(&best).unwrap();
-    let mut legal = Vec::new();
-    game.legal_actions(&mut legal);
-    assert!(legal.contains(&mv), "{best}");
+    assert!(game.legal_actions().contains(&mv), "{best}");
 
     // A new game forgets the table, so the same search repeats exactly.
     s.send("ucinewgame");

@@ -281,8 +281,12 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// A sentence for an outcome: "White wins by checkmate", "Draw by stalemate".
     fn describe_outcome(&self, outcome: &Outcome) -> String {
         match outcome.winner {
-            Some(team) => format!("{} wins by {}", self.team_name(team), outcome.reason),
-            None => format!("Draw by {}", outcome.reason),
+            Some(team) => format!(
+                "{} wins {}",
+                self.team_name(team),
+                outcome.reason.win_phrase()
+            ),
+            None => format!("Draw {}", outcome.reason.draw_phrase()),
         }
     }
 }

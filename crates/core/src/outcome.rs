@@ -92,6 +92,37 @@ impl fmt::Display for EndReason {
     }
 }
 
+impl EndReason {
+    /// How a win came about, as it follows "White wins": "by checkmate",
+    /// "on time", "by defeating the King".
+    pub fn win_phrase(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "by checkmate",
+            EndReason::Stalemate => "by stalemate",
+            EndReason::Repetition => "by repetition",
+            EndReason::NoProgress => "by the no-progress limit",
+            EndReason::InsufficientMaterial => "by insufficient material",
+            EndReason::DrawClaimed => "by a claim",
+            EndReason::Agreement => "by agreement",
+            EndReason::Resignation => "by resignation",
+            EndReason::KingCaptured => "by defeating the King",
+            EndReason::Timeout => "on time",
+            EndReason::Points => "on points",
+        }
+    }
+
+    /// How a draw came about, as it follows "Draw": "by stalemate",
+    /// "on time" (time ran out against a side that could not have won).
+    pub fn draw_phrase(self) -> &'static str {
+        match self {
+            EndReason::NoProgress => "by the no-progress limit",
+            EndReason::DrawClaimed => "claimed",
+            EndReason::Points => "on points (level)",
+            other => other.win_phrase(),
+        }
+    }
+}
+
 /// What one player (or team) got out of a finished game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

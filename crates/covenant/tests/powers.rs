@@ -98,7 +98,7 @@ fn power_heir_succession() {
     );
     assert_eq!(
         g.describe_outcome(&g.to_act().outcome().unwrap()),
-        "Blue wins by king captured"
+        "Blue wins by defeating the King"
     );
 }
 

@@ -439,8 +439,8 @@ impl Game for Warrior {
             (None, EndReason::DrawClaimed) => {
                 format!("Draw claimed by {mover}: fifty movements each without a drop or a capture")
             }
-            (Some(w), reason) => format!("{w} {wins} by {reason}"),
-            (None, reason) => format!("Draw by {reason}"),
+            (Some(w), reason) => format!("{w} {wins} {}", reason.win_phrase()),
+            (None, reason) => format!("Draw {}", reason.draw_phrase()),
         }
     }
 

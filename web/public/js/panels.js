@@ -146,10 +146,34 @@ export function stackText(catalog, view, entry) {
   return `${who}: ${what}${target}`;
 }
 
+/**
+ * A Battle Duel's standing from the view's `duel`: the round (from 1; 0
+ * while troops are picked), the score, each round's winner, and while
+ * picking how many of the seven troops each side has chosen.
+ * @param {any} view @param {any} duel @returns {string}
+ */
+function duelText(view, duel) {
+  const name = (/** @type {number} */ i) => view.seats[i]?.name || `Player ${i + 1}`;
+  const results = duel.results || [];
+  const wins = (/** @type {number} */ i) => results.filter((/** @type {any} */ r) => r === i).length;
+  const parts = [];
+  if (duel.round > 0) parts.push(`Battle Duel, round ${duel.round}. Score: ${name(0)} ${wins(0)}, ${name(1)} ${wins(1)} (4 wins take the match).`);
+  else parts.push('Battle Duel: each side picks 7 troops before the rounds begin.');
+  if (results.length) {
+    parts.push(results.map((/** @type {any} */ r, /** @type {number} */ i) =>
+      (r === 0 || r === 1) ? `Round ${i + 1} won by ${name(r)}.` : `Round ${i + 1} tied.`).join(' '));
+  }
+  if (view.board.stage === 'pick') {
+    parts.push(`Picked: ${[0, 1].map((i) => `${name(i)} ${duel.sides?.[i]?.picks_count ?? 0} of 7`).join(', ')}.`);
+  }
+  return parts.join(' ');
+}
+
 function lytharia(/** @type {any} */ catalog, /** @type {any} */ view) {
   const out = [];
   const b = view.board;
   out.push(el('p', `Stage: ${b.stage}. Turn ${b.turn_number || 0}.`, 'waiting'));
+  if (b.duel) out.push(el('p', duelText(view, b.duel), 'duel'));
   if (b.stack && b.stack.length) {
     out.push(el('h3', 'The stack, waiting to resolve (the last resolves first)'));
     const ol = document.createElement('ol');
