@@ -39,7 +39,7 @@ fn chess_tactics_are_found_at_a_fixed_depth() {
         (
             "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
             "g3g6",
-            5,
+            6,
         ),
         // Win at Chess 4: the queen takes h7 with check.
         (
@@ -204,4 +204,40 @@ fn epoch_a_side_left_without_a_move_wins_so_the_engine_leaves_one() {
     let mut legal = Vec::new();
     game.legal_actions(&mut legal);
     assert!(legal.contains(&out.best.unwrap()));
+}
+
+#[test]
+fn epoch_tactical_generator_gives_exactly_the_tactical_legal_moves() {
+    use tabula_ai::alphabeta::Node;
+    use tabula_core::{GameRng, Seed};
+    use tabula_epoch::Position as EpochPosition;
+    let mut rng = GameRng::from_seed(Seed(16));
+    let (mut positions, mut tactical_seen) = (0, 0);
+    for game in 0..40 {
+        let mut node = EpochNode(EpochPosition::start());
+        for ply in 0..200 {
+            let mut all = Vec::new();
+            node.legal_moves(&mut all);
+            let mut expected: Vec<String> = all
+                .iter()
+                .filter(|&&m| node.tactical(m).is_some())
+                .map(|m| m.to_string())
+                .collect();
+            let mut fast = Vec::new();
+            node.tactical_moves(&mut fast);
+            let mut got: Vec<String> = fast.iter().map(|m| m.to_string()).collect();
+            expected.sort();
+            got.sort();
+            assert_eq!(got, expected, "game {game}, ply {ply}");
+            assert_eq!(node.has_moves(), !all.is_empty());
+            positions += 1;
+            tactical_seen += expected.len();
+            let Some(&mv) = rng.choose(&all) else { break };
+            node = node.play(mv).0;
+        }
+    }
+    assert!(
+        positions > 2000 && tactical_seen > 10_000,
+        "{positions} {tactical_seen}"
+    );
 }

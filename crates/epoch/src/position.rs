@@ -521,7 +521,14 @@ impl Position {
 
     /// Adds a Legionary's move to `to`: the trade when a place is open, else
     /// the plain move.
-    fn push_legionary(&self, out: &mut Vec<Move>, from: Square, to: Square, capture: bool) {
+    fn push_legionary(
+        &self,
+        out: &mut Vec<Move>,
+        from: Square,
+        to: Square,
+        capture: bool,
+        quiets: bool,
+    ) {
         let color = self.side;
         if color.relative_rank(to.rank()) == 12 {
             let before = out.len();
@@ -537,6 +544,9 @@ impl Position {
                 return;
             }
         }
+        if !capture && !quiets {
+            return;
+        }
         out.push(if capture {
             Move::Capture { from, to }
         } else {
@@ -546,6 +556,12 @@ impl Position {
 
     /// Every move of the side to move that the pieces allow, before the Pope's safety.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out, true);
+    }
+
+    /// The pseudo-legal moves; with `quiets` false only the tactical ones
+    /// (captures, Assassin captures, en passant, blasts, promotions, trades).
+    fn generate(&self, out: &mut Vec<Move>, quiets: bool) {
         let t = &TABLES;
         let us = self.side;
         let them = !us;
@@ -554,8 +570,10 @@ impl Position {
         let capturable = self.removable_of(them);
         let zone = self.zone(us);
         let push_set = |out: &mut Vec<Move>, from: Square, quiet: Bitboard, takes: Bitboard| {
-            for to in quiet.iter() {
-                out.push(Move::Quiet { from, to });
+            if quiets {
+                for to in quiet.iter() {
+                    out.push(Move::Quiet { from, to });
+                }
             }
             for to in takes.iter() {
                 out.push(Move::Capture { from, to });
@@ -568,7 +586,7 @@ impl Position {
             let ring = t.king[from.index()];
             push_set(out, from, ring & empty, ring & capturable);
             for wing in [Wing::Marshal, Wing::Emperor] {
-                if self.can_castle(wing) {
+                if quiets && self.can_castle(wing) {
                     out.push(Move::Castle { wing });
                 }
             }
@@ -640,7 +658,7 @@ impl Position {
         }
         // Legionaries.
         for from in self.pieces(us, PieceKind::Legionary).iter() {
-            self.legionary_moves(out, from, zone.contains(from));
+            self.legionary_moves(out, from, zone.contains(from), quiets);
         }
         // Mages.
         for from in self.pieces(us, PieceKind::Mage).iter() {
@@ -720,7 +738,7 @@ impl Position {
         }
     }
 
-    fn legionary_moves(&self, out: &mut Vec<Move>, from: Square, enh: bool) {
+    fn legionary_moves(&self, out: &mut Vec<Move>, from: Square, enh: bool, quiets: bool) {
         let us = self.side;
         let fwd = us.forward();
         let rel = us.relative_rank(from.rank());
@@ -745,7 +763,7 @@ impl Position {
             if self.board[to.index()].is_some() {
                 break;
             }
-            self.push_legionary(out, from, to, false);
+            self.push_legionary(out, from, to, false, quiets);
             cur = to;
         }
         // Captures, one square diagonally forward.
@@ -755,7 +773,7 @@ impl Position {
             };
             match self.board[to.index()] {
                 Some(p) if p.color != us && self.removable(p) => {
-                    self.push_legionary(out, from, to, true)
+                    self.push_legionary(out, from, to, true, quiets)
                 }
                 Some(_) => {}
                 None => {
@@ -1126,6 +1144,17 @@ impl Position {
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         self.pseudo_moves(out);
+        let safety = self.safety();
+        out.retain(|&m| !self.needs_test(m, &safety) || self.is_legal_after(m));
+    }
+
+    /// The legal tactical moves of the side to move: captures (the riposte
+    /// and the Assassin's included), en passant, blasts, promotions and
+    /// trades; exactly the legal moves of those kinds, generated without
+    /// the quiet ones (for a search's quiescence).
+    pub fn tactical_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        self.generate(out, false);
         let safety = self.safety();
         out.retain(|&m| !self.needs_test(m, &safety) || self.is_legal_after(m));
     }

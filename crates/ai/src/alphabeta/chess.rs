@@ -2,7 +2,9 @@
 //! piece placement written as formulas (centre, advance, king shelter),
 //! mobility of the long-range pieces, pawn structure and the bishop pair.
 
-use tabula_chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use tabula_chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+};
 use tabula_chess::{Bitboard, Color, Move, Position, Role, Square};
 
 use super::{Node, Repetition, Result3, Score};
@@ -22,6 +24,7 @@ fn value(role: Role) -> Score {
 impl Node for ChessNode {
     type Move = Move;
     const NULL_MOVE: bool = true;
+    const STATIC_PRUNING: bool = true;
     const REPETITION: Repetition = Repetition::Draw;
     const HISTORY: usize = 64 * 64;
 
@@ -102,6 +105,73 @@ impl Node for ChessNode {
         let us = b.by_color(self.0.turn());
         (us & !(b.pawns() | b.kings())).any()
     }
+
+    fn losing_exchange(&self, mv: Move) -> bool {
+        let b = self.0.board();
+        let victim = b.role_at(mv.to()).map_or(0, value);
+        let attacker = b.role_at(mv.from()).map_or(0, value);
+        // Taking a piece worth at least the taker cannot lose material.
+        victim < attacker && mv.promotion().is_none() && see(&self.0, mv) < 0
+    }
+}
+
+/// Static exchange evaluation: what `mv` wins on its square once both
+/// sides have recaptured there with their least valuable piece for as long
+/// as it pays (pins are not considered).
+pub(crate) fn see(pos: &Position, mv: Move) -> Score {
+    let b = pos.board();
+    let (from, to) = (mv.from(), mv.to());
+    let Some(mut on_square) = b.role_at(from) else {
+        return 0;
+    };
+    let mut occ = b.occupied().without(from);
+    let mut gain = [0 as Score; 34];
+    gain[0] = match mv {
+        Move::Castle { .. } => return 0,
+        Move::EnPassant { .. } => {
+            // The captured pawn stands beside the landing square.
+            if let Some(sq) = to.offset(0, if pos.turn() == Color::White { -1 } else { 1 }) {
+                occ = occ.without(sq);
+            }
+            value(Role::Pawn)
+        }
+        Move::Normal { promotion, .. } => {
+            let mut g = b.role_at(to).map_or(0, value);
+            if let Some(r) = promotion {
+                g += value(r) - value(Role::Pawn);
+                on_square = r;
+            }
+            g
+        }
+    };
+    let mut side = !pos.turn();
+    let mut d = 0;
+    loop {
+        let attackers = b.attackers_to(to, side, occ) & occ;
+        let Some((sq, role)) = Role::ALL
+            .iter()
+            .find_map(|&r| (attackers & b.by_role(r)).first().map(|sq| (sq, r)))
+        else {
+            break;
+        };
+        if role == Role::King && (b.attackers_to(to, !side, occ) & occ).any() {
+            // The king cannot take a defended piece.
+            break;
+        }
+        d += 1;
+        if d >= gain.len() {
+            break;
+        }
+        gain[d] = value(on_square) - gain[d - 1];
+        occ = occ.without(sq);
+        on_square = role;
+        side = !side;
+    }
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
 }
 
 /// The distance from the four centre squares, 0 to 3.
@@ -124,10 +194,34 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
     let phase = phase.min(24);
     let mut mg = [0i32; 2];
     let mut eg = [0i32; 2];
+    // Per side: the squares its pawns attack, and the ring around its king
+    // with the squares in front of it (where attackers count).
+    let mut pawn_cover = [Bitboard::EMPTY; 2];
+    let mut king_zone = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        for sq in b.pieces(color, Role::Pawn) {
+            pawn_cover[color.index()] |= pawn_attacks(color, sq);
+        }
+        if let Some(k) = b.king_of(color) {
+            let ring = king_attacks(k) | Bitboard::from_square(k);
+            king_zone[color.index()] = ring | ring.forward(color);
+        }
+    }
     for color in Color::ALL {
         let c = color.index();
         let own_pawns = b.pieces(color, Role::Pawn);
         let their_pawns = b.pieces(!color, Role::Pawn);
+        // Where mobility counts: not on own pieces, not where an enemy pawn takes.
+        let area = !b.by_color(color) & !pawn_cover[(!color).index()];
+        let their_zone = king_zone[(!color).index()];
+        let (mut attackers, mut units) = (0, 0);
+        let mut near_king = |reach: Bitboard, weight: i32| {
+            let hits = (reach & their_zone).count() as i32;
+            if hits > 0 {
+                attackers += 1;
+                units += weight * hits;
+            }
+        };
         for (sq, piece) in b.iter().filter(|(_, p)| p.color == color) {
             let v = value(piece.role);
             mg[c] += v;
@@ -162,22 +256,41 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
                     if (their_pawns & ahead).is_empty() {
                         mg[c] += rank * rank * 2;
                         eg[c] += rank * rank * 6;
+                        let path = file_bb & ahead_of(sq, color);
+                        if (path & occ).is_empty() {
+                            // A free path: nothing stands before it.
+                            mg[c] += rank * rank;
+                            eg[c] += rank * rank * 3;
+                        }
+                        // Endgame: the kings' race to the square in front.
+                        if let Some(stop) = sq.forward(color)
+                            && let (Some(ours), Some(theirs)) =
+                                (b.king_of(color), b.king_of(!color))
+                        {
+                            eg[c] += (distance(theirs, stop) * 5 - distance(ours, stop) * 2) * rank;
+                        }
                     }
                 }
                 Role::Knight => {
                     mg[c] += centre * 12 - 10;
                     eg[c] += centre * 8 - 8;
-                    let mob = (knight_attacks(sq) & !b.by_color(color)).count() as i32;
-                    mg[c] += mob * 3;
-                    eg[c] += mob * 3;
+                    let reach = knight_attacks(sq);
+                    let mob = (reach & area).count() as i32;
+                    mg[c] += mob * 4 - 16;
+                    eg[c] += mob * 4 - 16;
+                    near_king(reach, 2);
                 }
                 Role::Bishop => {
-                    let mob = (bishop_attacks(sq, occ) & !b.by_color(color)).count() as i32;
+                    let reach = bishop_attacks(sq, occ);
+                    near_king(reach, 2);
+                    let mob = (reach & area).count() as i32;
                     mg[c] += mob * 5 - 20 + centre * 4;
                     eg[c] += mob * 5 - 20;
                 }
                 Role::Rook => {
-                    let mob = (rook_attacks(sq, occ) & !b.by_color(color)).count() as i32;
+                    let reach = rook_attacks(sq, occ);
+                    near_king(reach, 3);
+                    let mob = (reach & area).count() as i32;
                     mg[c] += mob * 2 - 10;
                     eg[c] += mob * 4 - 20;
                     let file_bb = Bitboard::from_file(sq.file());
@@ -196,6 +309,11 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
                 Role::Queen => {
                     mg[c] += centre * 2 - if rank > 1 && phase > 18 { 10 } else { 0 };
                     eg[c] += centre * 6;
+                    let reach = queen_attacks(sq, occ);
+                    near_king(reach, 5);
+                    let mob = (reach & area).count() as i32;
+                    mg[c] += mob - 12;
+                    eg[c] += mob * 2 - 24;
                 }
                 Role::King => {
                     // Middlegame: home, on a wing, behind its pawns.
@@ -207,6 +325,11 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
                     eg[c] += centre * 15 - 20;
                 }
             }
+        }
+        // King safety: two or more pieces bearing on the enemy king's
+        // zone, worth more the more squares they reach (a middlegame term).
+        if attackers >= 2 {
+            mg[c] += (units * units / 3).min(400);
         }
         if b.pieces(color, Role::Bishop).count() >= 2 {
             mg[c] += 30;
@@ -220,6 +343,13 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
     } else {
         -white + tempo
     }
+}
+
+/// The king's distance between two squares.
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file().index() as i32 - b.file().index() as i32).abs();
+    let dr = (a.rank().index() as i32 - b.rank().index() as i32).abs();
+    df.max(dr)
 }
 
 /// The squares ahead of `sq` from `color`'s side, every file.
@@ -250,4 +380,39 @@ fn shield(sq: Square, color: Color) -> Bitboard {
         }
     }
     bb
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn see_of(fen: &str, uci: &str) -> Score {
+        let pos = Position::from_fen(fen).unwrap();
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|&m| tabula_chess::UciMove::from(m).to_string() == uci)
+            .unwrap_or_else(|| panic!("{uci} is not legal in {fen}"));
+        see(&pos, mv)
+    }
+
+    #[test]
+    fn the_exchange_counts_recaptures_and_x_rays() {
+        // A rook takes a pawn a pawn defends: a rook for a pawn.
+        assert_eq!(
+            see_of("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+            100 - 500
+        );
+        // Undefended: the pawn for nothing.
+        assert_eq!(see_of("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"), 100);
+        // Two rooks behind each other against one defender: the second
+        // recaptures through the first (an x-ray), so the pawn is won.
+        assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
+        // A knight takes a pawn twice defended, twice attacked (the rook
+        // behind it): the knight goes for a pawn, the pawn for the knight.
+        assert_eq!(
+            see_of("4k3/8/2p5/3p4/8/4N3/8/3RK3 w - - 0 1", "e3d5"),
+            100 - 320 + 100
+        );
+    }
 }

@@ -56,11 +56,20 @@ impl Node for EpochNode {
     // Passing is not a safe lower bound here: a side with no legal move
     // wins, so zugzwang cuts both ways and null-move pruning is off.
     const NULL_MOVE: bool = false;
+    const STATIC_PRUNING: bool = false;
     const REPETITION: Repetition = Repetition::ThirdLoses;
     const HISTORY: usize = SQUARES * SQUARES;
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
         self.0.legal_moves(out);
+    }
+
+    fn tactical_moves(&self, out: &mut Vec<Move>) {
+        self.0.tactical_moves(out);
+    }
+
+    fn has_moves(&self) -> bool {
+        self.0.has_legal_move()
     }
 
     fn play(&self, mv: Move) -> (Self, bool) {

@@ -61,6 +61,9 @@ pub trait Node: Copy {
     /// Whether null-move pruning is sound: passing must never be worse than
     /// the best move, which Epoch's "no legal move wins" rule breaks.
     const NULL_MOVE: bool;
+    /// Whether the shallow static prunings (reverse futility, razoring,
+    /// futility and late-move pruning) are used: measured for chess only.
+    const STATIC_PRUNING: bool;
     /// The repetition rule.
     const REPETITION: Repetition;
     /// The size of the history table ([`Node::history_index`] stays below it).
@@ -68,6 +71,18 @@ pub trait Node: Copy {
 
     /// Every legal move of the side to move into `out` (cleared first).
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// The legal tactical moves (those [`Node::tactical`] names) into `out`:
+    /// a game may generate them without the quiet ones.
+    fn tactical_moves(&self, out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
+        out.retain(|&mv| self.tactical(mv).is_some());
+    }
+    /// Whether the side to move has a legal move.
+    fn has_moves(&self) -> bool {
+        let mut out = Vec::new();
+        self.legal_moves(&mut out);
+        !out.is_empty()
+    }
     /// The position after `mv`, and whether the move was irreversible (no
     /// earlier position can come back).
     fn play(&self, mv: Self::Move) -> (Self, bool);
@@ -95,6 +110,12 @@ pub trait Node: Copy {
     /// Whether the side to move has more than pawns and its king, so a pass
     /// is unlikely to be its best move.
     fn has_pieces(&self) -> bool;
+    /// Whether a tactical move loses material once the exchange on its
+    /// square is played out (static exchange evaluation); a game without one
+    /// answers `false`, so no capture is taken for a losing one.
+    fn losing_exchange(&self, _mv: Self::Move) -> bool {
+        false
+    }
 }
 
 /// How long a search may run. Every bound given applies; none at all means
@@ -227,6 +248,10 @@ pub struct Outcome<M> {
 pub struct Engine<N: Node> {
     table: Table<N::Move>,
     killers: Vec<[Option<N::Move>; 2]>,
+    /// The reply that refuted each move last (by the move's history slot).
+    counters: Vec<Option<N::Move>>,
+    /// The move played at each ply of the current line (`None`: a pass).
+    line: Vec<Option<N::Move>>,
     history: Vec<i32>,
     buffers: Vec<Vec<N::Move>>,
     keys: Vec<u64>,
@@ -238,6 +263,8 @@ pub struct Engine<N: Node> {
     limits: Limits,
     stopped: bool,
     pv: Vec<Vec<N::Move>>,
+    /// The static evaluation along the line, per ply (for `improving`).
+    evals: Vec<Score>,
 }
 
 /// Nodes between looks at the clock and the stop flag.
@@ -249,6 +276,8 @@ impl<N: Node> Engine<N> {
         Engine {
             table: Table::new(hash_mb),
             killers: vec![[None; 2]; MAX_PLY + 1],
+            counters: vec![None; N::HISTORY],
+            line: vec![None; MAX_PLY + 1],
             history: vec![0; N::HISTORY],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             keys: Vec::new(),
@@ -259,6 +288,7 @@ impl<N: Node> Engine<N> {
             limits: Limits::default(),
             stopped: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
         }
     }
 
@@ -267,6 +297,7 @@ impl<N: Node> Engine<N> {
         self.table.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.counters.iter_mut().for_each(|c| *c = None);
     }
 
     /// Resizes the transposition table (and clears it).
@@ -299,6 +330,11 @@ impl<N: Node> Engine<N> {
         self.starts.clear();
         self.starts.push(0);
 
+        self.evals[0] = if root.node.in_check() {
+            -INF
+        } else {
+            root.node.evaluate()
+        };
         let mut moves = Vec::new();
         root.node.legal_moves(&mut moves);
         let mut info = Info {
@@ -423,6 +459,7 @@ impl<N: Node> Engine<N> {
             let mv = moves[i];
             let (child, irreversible) = node.play(mv);
             self.nodes += 1;
+            self.line[0] = Some(mv);
             let gives_check = child.in_check();
             let ext = i32::from(gives_check);
             self.push(child.repetition_key(), irreversible);
@@ -556,6 +593,14 @@ impl<N: Node> Engine<N> {
             }
         }
 
+        // Internal iterative reduction: no move from the table, so this
+        // node was not searched before; a shallower look costs less.
+        let depth = if tt_move.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
+
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         node.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -567,6 +612,34 @@ impl<N: Node> Engine<N> {
             return 0;
         }
         let in_check = node.in_check();
+        let eval = if in_check { -INF } else { node.evaluate() };
+        self.evals[ply] = eval;
+        // Better than two plies ago: cuts are likelier, so prune harder.
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let prune = N::STATIC_PRUNING && !pv && !in_check;
+
+        // Reverse futility: so far above beta that a shallow search will not fall below it.
+        if prune
+            && depth <= 6
+            && beta.abs() < MATE_BOUND
+            && eval - 90 * depth + 40 * Score::from(improving) >= beta
+        {
+            self.buffers[ply] = moves;
+            return eval;
+        }
+        // Razoring: so far below alpha that only a capture can save it.
+        if prune && depth <= 2 && alpha.abs() < MATE_BOUND && eval + 250 * depth <= alpha {
+            self.buffers[ply] = moves;
+            let s = self.quiesce(node, alpha, alpha + 1, ply, 0);
+            if self.stopped {
+                return 0;
+            }
+            if s <= alpha {
+                return s;
+            }
+            moves = std::mem::take(&mut self.buffers[ply]);
+            node.legal_moves(&mut moves);
+        }
 
         // Null move: if passing still holds beta, a real move will too.
         if N::NULL_MOVE
@@ -575,22 +648,21 @@ impl<N: Node> Engine<N> {
             && depth >= 3
             && node.has_pieces()
             && beta.abs() < MATE_BOUND
+            && eval >= beta
         {
-            let eval = node.evaluate();
-            if eval >= beta {
-                let r = 2 + depth / 4;
-                let child = node.pass();
-                self.push(child.repetition_key(), true);
-                let s = -self.pvs(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                self.pop();
-                if self.stopped {
-                    self.buffers[ply] = moves;
-                    return 0;
-                }
-                if s >= beta {
-                    self.buffers[ply] = moves;
-                    return if s > MATE_BOUND { beta } else { s };
-                }
+            let r = 2 + depth / 4;
+            let child = node.pass();
+            self.line[ply] = None;
+            self.push(child.repetition_key(), true);
+            let s = -self.pvs(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            self.pop();
+            if self.stopped {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if s >= beta {
+                self.buffers[ply] = moves;
+                return if s > MATE_BOUND { beta } else { s };
             }
         }
 
@@ -598,11 +670,28 @@ impl<N: Node> Engine<N> {
         let old_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        // Futility: quiet moves cannot lift a position this far below alpha.
+        let futile =
+            prune && depth <= 3 && alpha.abs() < MATE_BOUND && eval + 60 + 110 * depth <= alpha;
+        // Late-move pruning: at shallow depth the late quiet moves are not searched.
+        let late = (3 + depth * depth) as usize * if improving { 2 } else { 1 };
+        let mut quiets = 0usize;
+        // The quiet moves searched here, to lower their history on a cut.
+        let mut tried = [0usize; 32];
+        let mut tried_len = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let tactical = node.tactical(mv).is_some();
             let (child, irreversible) = node.play(mv);
-            self.nodes += 1;
             let gives_check = child.in_check();
+            if !tactical && !gives_check {
+                quiets += 1;
+                if i > 0 && prune && best > -MATE_BOUND && (futile || (depth <= 3 && quiets > late))
+                {
+                    continue;
+                }
+            }
+            self.nodes += 1;
+            self.line[ply] = Some(mv);
             // Check extension, bounded so checks cannot run the line forever.
             let ext = i32::from(gives_check && ply < 2 * depth as usize + 8);
             self.push(child.repetition_key(), irreversible);
@@ -638,6 +727,10 @@ impl<N: Node> Engine<N> {
                 self.buffers[ply] = moves;
                 return 0;
             }
+            if !tactical && tried_len < tried.len() && s < beta {
+                tried[tried_len] = node.history_index(mv);
+                tried_len += 1;
+            }
             if s > best {
                 best = s;
                 best_move = Some(mv);
@@ -655,6 +748,13 @@ impl<N: Node> Engine<N> {
                             }
                             let h = &mut self.history[node.history_index(mv)];
                             *h = (*h + depth * depth).min(1 << 20);
+                            for &slot in &tried[..tried_len] {
+                                let h = &mut self.history[slot];
+                                *h = (*h - depth * depth).max(-(1 << 20));
+                            }
+                            if let Some(prev) = self.line[ply - 1] {
+                                self.counters[node.history_index(prev)] = Some(mv);
+                            }
                         }
                         break;
                     }
@@ -676,17 +776,28 @@ impl<N: Node> Engine<N> {
 
     fn order(&self, node: &N, moves: &mut [N::Move], tt_move: Option<N::Move>, ply: usize) {
         let killers = self.killers[ply];
+        let counter = ply
+            .checked_sub(1)
+            .and_then(|p| self.line[p])
+            .and_then(|prev| self.counters[node.history_index(prev)]);
         let mut scored: Vec<(Score, N::Move)> = moves
             .iter()
             .map(|&mv| {
                 let s = if Some(mv) == tt_move {
                     i32::MAX
                 } else if let Some(gain) = node.tactical(mv) {
-                    1 << 28 | (gain + (1 << 20)).clamp(0, 1 << 27)
+                    if node.losing_exchange(mv) {
+                        // After the quiet moves: it gives material away.
+                        gain.clamp(-(1 << 20), 1 << 20) - (1 << 24)
+                    } else {
+                        1 << 28 | (gain + (1 << 20)).clamp(0, 1 << 27)
+                    }
                 } else if Some(mv) == killers[0] {
                     1 << 27
                 } else if Some(mv) == killers[1] {
                     (1 << 27) - 1
+                } else if Some(mv) == counter {
+                    1 << 26
                 } else {
                     self.history[node.history_index(mv)]
                 };
@@ -712,8 +823,15 @@ impl<N: Node> Engine<N> {
             return node.evaluate();
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        node.legal_moves(&mut moves);
-        if moves.is_empty() {
+        let check = node.in_check();
+        if check {
+            node.legal_moves(&mut moves);
+        } else {
+            // Out of check only the tactical moves are searched; whether
+            // there is any move at all is asked only when none is tactical.
+            node.tactical_moves(&mut moves);
+        }
+        if moves.is_empty() && (check || !node.has_moves()) {
             self.buffers[ply] = moves;
             return terminal(node.no_moves(), ply);
         }
@@ -721,7 +839,7 @@ impl<N: Node> Engine<N> {
             self.buffers[ply] = moves;
             return 0;
         }
-        let in_check = node.in_check() && qply < 4;
+        let in_check = check && qply < 4;
         let mut best = -INF;
         if !in_check {
             let stand = node.evaluate();
@@ -735,6 +853,8 @@ impl<N: Node> Engine<N> {
         let mut scored: Vec<(Score, N::Move)> = moves
             .iter()
             .filter_map(|&mv| match node.tactical(mv) {
+                // A capture that loses material is no way out of a quiet position.
+                Some(_) if !in_check && node.losing_exchange(mv) => None,
                 Some(g) => Some((g, mv)),
                 None if in_check => Some((-(1 << 20), mv)),
                 None => None,
