@@ -108,6 +108,8 @@ pub struct MatchOptions {
     /// The first this many player decisions are uniformly random, drawn
     /// from the game's own stream, so two searches do not replay one game.
     pub random_opening: usize,
+    /// Threads for each decision of the tree search (root parallel).
+    pub search_threads: u32,
     /// Print JSON.
     pub json: bool,
 }
@@ -266,10 +268,17 @@ fn play_one(start: &AnyGame, options: &MatchOptions, index: usize) -> Result<Gam
                 let budget = budget_for(spec, options.time_per_move);
                 let began = Instant::now();
                 let rng = &mut rngs[player.index()];
-                let (action, _) = tabula_ai::choose_with(&game, player, spec.level, budget, rng)
-                    .with_context(|| {
-                        format!("game {}: {spec} found no action for {player}", index + 1)
-                    })?;
+                let (action, _) = tabula_ai::choose_on_threads(
+                    &game,
+                    player,
+                    spec.level,
+                    budget,
+                    options.search_threads,
+                    rng,
+                )
+                .with_context(|| {
+                    format!("game {}: {spec} found no action for {player}", index + 1)
+                })?;
                 let spent = began.elapsed();
                 if is_a {
                     a_decisions += 1;
@@ -464,6 +473,7 @@ fn report(
             "b": options.b.to_string(),
             "seed": options.seed,
             "time_per_move_ms": options.time_per_move.map(|t| t.as_millis() as u64),
+            "search_threads": options.search_threads,
             "games": summary.games,
             "wins": summary.wins,
             "draws": summary.draws,

@@ -158,6 +158,12 @@ pub enum Command {
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Threads for each decision of the tree search (root parallel:
+        /// independent trees sharing the budget, their root statistics
+        /// summed). Results depend on this number, not on the machine.
+        #[arg(long, default_value_t = 1, value_name = "T",
+              value_parser = clap::value_parser!(u32).range(1..=64))]
+        search_threads: u32,
         /// The series seed: the same seed replays the same games (under
         /// iteration budgets).
         #[arg(long, default_value_t = 1)]

@@ -198,6 +198,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
             records,
             max_plies,
             random_opening,
+            search_threads,
             json,
         } => {
             let g = load(&game, None)?;
@@ -226,6 +227,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<()> {
                 records,
                 max_plies,
                 random_opening,
+                search_threads,
                 json,
             };
             crate::arena::run(&g, &options, out)

@@ -852,6 +852,46 @@ fn match_plays_a_reproducible_series_and_saves_its_records() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--search-threads` splits each decision's tree search over independent
+/// trees: a series on two of them replays exactly, is said in the JSON,
+/// and zero threads is refused.
+#[test]
+fn match_searches_on_several_threads_reproducibly() {
+    let args = [
+        "match",
+        "warrior",
+        "--a",
+        "easy:60",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--search-threads",
+        "2",
+        "--json",
+    ];
+    let first = match_json(&args);
+    let again = match_json(&args);
+    assert_eq!(first["search_threads"], 2);
+    for key in ["wins", "draws", "losses", "plies_per_game", "ended"] {
+        assert_eq!(first[key], again[key], "{key}");
+    }
+    let out = tabula(&[
+        "match",
+        "chess",
+        "--a",
+        "easy",
+        "--b",
+        "random",
+        "--search-threads",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("search-threads"));
+}
+
 #[test]
 fn match_refuses_a_bad_spec_in_one_line() {
     let out = tabula(&[
