@@ -131,6 +131,12 @@ pub enum Command {
         /// The computer's strength: random, greedy, easy, medium, hard, expert (docs/ai.md).
         #[arg(long, default_value = "medium", value_name = "LEVEL")]
         level: tabula_ai::Level,
+        /// Threads for each of the computer's tree searches (root parallel:
+        /// the level's iterations shared by T trees, so it answers sooner on
+        /// a machine with T free cores; the alpha-beta engine ignores it).
+        #[arg(long, default_value_t = 1, value_name = "T",
+              value_parser = clap::value_parser!(u32).range(1..=64))]
+        search_threads: u32,
         #[command(flatten)]
         db: DbArgs,
         /// Do not save the game.

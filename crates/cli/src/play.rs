@@ -94,6 +94,8 @@ pub struct PlayOptions {
     pub delay: Option<u64>,
     /// `--level`: the computer's strength.
     pub level: tabula_ai::Level,
+    /// `--search-threads`: trees each tree search is split over.
+    pub search_threads: u32,
     /// Whether and where to save.
     pub saving: Saving,
     /// Whether the game was started from a position text (stored as the
@@ -267,7 +269,13 @@ pub fn run(game: AnyGame, options: PlayOptions) -> Result<()> {
                 pause();
             }
             ToAct::Player { player } if seats.contains(&player) => {
-                let action = computer_choice(&game, player, options.level, &mut computer_rng)?;
+                let action = computer_choice(
+                    &game,
+                    player,
+                    options.level,
+                    options.search_threads,
+                    &mut computer_rng,
+                )?;
                 // Named as the people at the table may know it, before it
                 // changes the state the notation depends on.
                 let shown = game.notation_for(&action.canonical, viewer_for(&game, &seats))?;
@@ -775,14 +783,17 @@ fn time_seed() -> u64 {
         .unwrap_or(0)
 }
 
-/// The computer player's action at `level` (`tabula_ai`).
+/// The computer player's action at `level` (`tabula_ai`), its tree search
+/// split over `search_threads` root-parallel trees.
 pub fn computer_choice(
     game: &AnyGame,
     me: Player,
     level: tabula_ai::Level,
+    search_threads: u32,
     rng: &mut GameRng,
 ) -> Result<ActionText> {
-    tabula_ai::choose(game, me, level, rng)
+    tabula_ai::choose_on_threads(game, me, level, None, search_threads, rng)
+        .map(|(action, _)| action)
         .ok_or_else(|| anyhow::anyhow!("the computer has no legal action"))
 }
 

@@ -155,6 +155,43 @@ fn the_computer_plays_a_whole_game_to_a_result() {
     assert_eq!(stdout(&again), text);
 }
 
+/// `tabula play --search-threads T` splits the computer's tree search
+/// over T trees: a seeded game still replays exactly, the split changes
+/// which game it is, and a count outside 1..=64 is refused.
+#[test]
+fn play_splits_the_computers_search_over_threads_reproducibly() {
+    let game = |threads: &str| {
+        let o = tabula_with_input(
+            &[
+                "play",
+                "lytharia",
+                "--mode",
+                "pawn-wars",
+                "--computer",
+                "1,2",
+                "--level",
+                "easy",
+                "--search-threads",
+                threads,
+                "--seed",
+                "4",
+                "--no-save",
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let two = game("2");
+    assert!(two.contains("Game over: "), "{two}");
+    assert_eq!(game("2"), two);
+    assert_ne!(game("1"), two);
+    assert_bad_input(
+        &tabula(&["play", "chess", "--search-threads", "0"]),
+        "search-threads",
+    );
+}
+
 #[test]
 fn play_ends_quietly_when_input_ends() {
     let o = tabula_with_input(&["play", "chess"], "");
