@@ -340,7 +340,7 @@ fn covenant_threat(game: &Covenant, king: &tabula_covenant::Piece) -> f64 {
 }
 
 impl Evaluate for Lytharia {
-    const ITERATIONS: u32 = 8000;
+    const ITERATIONS: u32 = 5000;
     const SCALE: f64 = 8.0;
 
     fn advantage(&self) -> f64 {
