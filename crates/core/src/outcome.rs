@@ -117,7 +117,7 @@ impl EndReason {
         match self {
             EndReason::NoProgress => "by the no-progress limit",
             EndReason::DrawClaimed => "claimed",
-            EndReason::Points => "on points (level)",
+            EndReason::Points => "on equal points",
             other => other.win_phrase(),
         }
     }
@@ -217,6 +217,35 @@ mod tests {
             assert_eq!(EndReason::from_id(r.id()), Some(r));
         }
         assert_eq!(EndReason::from_id("boredom"), None);
+    }
+
+    /// Each phrase reads after "White wins" or "Draw" as an English
+    /// sentence a player would say, with no bracketed asides.
+    #[test]
+    fn result_phrases_read_as_sentences() {
+        assert_eq!(EndReason::Timeout.win_phrase(), "on time");
+        assert_eq!(
+            EndReason::KingCaptured.win_phrase(),
+            "by defeating the King"
+        );
+        assert_eq!(EndReason::Points.win_phrase(), "on points");
+        assert_eq!(EndReason::Points.draw_phrase(), "on equal points");
+        assert_eq!(
+            EndReason::NoProgress.draw_phrase(),
+            "by the no-progress limit"
+        );
+        for r in EndReason::ALL {
+            for phrase in [r.win_phrase(), r.draw_phrase()] {
+                assert!(
+                    !phrase.contains(['(', ')', '_', '-']) || phrase.contains("no-progress"),
+                    "{phrase}"
+                );
+                assert!(
+                    phrase.starts_with("by ") || phrase.starts_with("on ") || phrase == "claimed",
+                    "{phrase}"
+                );
+            }
+        }
     }
 
     #[test]
