@@ -47,6 +47,12 @@ pub struct SearchConfig {
     /// How many teams' turns the greedy completion may play (1: only the
     /// leaf's own team's).
     pub greedy_turns: u32,
+    /// Hidden information: search one world drawn at the start for the
+    /// whole tree (plain determinization; with `threads` trees, one world
+    /// each, their votes summed) instead of a fresh world every iteration
+    /// (single-observer information set MCTS, the default). Kept to
+    /// measure the two against each other (docs/ai.md).
+    pub fixed_world: bool,
 }
 
 impl SearchConfig {
@@ -62,6 +68,7 @@ impl SearchConfig {
             implicit_minimax: G::IMPLICIT_MINIMAX,
             greedy_rollout: G::GREEDY_ROLLOUT,
             greedy_turns: G::GREEDY_TURNS,
+            fixed_world: false,
         }
     }
 }
@@ -225,6 +232,8 @@ impl<G: Evaluate> Search<G> {
         self.nodes.push(Node::new());
         self.evaluations = 0;
         let start = Instant::now();
+        let fixed =
+            (G::HIDDEN_INFORMATION && self.config.fixed_world).then(|| game.determinize(me, rng));
         let mut iterations = 0;
         while iterations < self.config.budget.iterations {
             if let Some(limit) = self.config.budget.time
@@ -233,10 +242,10 @@ impl<G: Evaluate> Search<G> {
             {
                 break;
             }
-            let world = if G::HIDDEN_INFORMATION {
-                game.determinize(me, rng)
-            } else {
-                game.clone()
+            let world = match &fixed {
+                Some(world) => world.clone(),
+                None if G::HIDDEN_INFORMATION => game.determinize(me, rng),
+                None => game.clone(),
             };
             self.iterate(world, rng);
             iterations += 1;

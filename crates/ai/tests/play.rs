@@ -1,9 +1,10 @@
 //! The computer players as a player meets them: legal, reproducible, blind
 //! to hidden cards, and taking a win when one is on the board.
 
-use tabula_ai::{Budget, Level, choose, choose_on_threads, choose_with};
+use tabula_ai::{Budget, Level, Search, SearchConfig, choose, choose_on_threads, choose_with};
 use tabula_core::{GameId, GameRng, Player, Seed, ToAct, Viewer};
 use tabula_games::AnyGame;
+use tabula_lytharia::Lytharia;
 
 fn configurations() -> Vec<(GameId, Vec<(String, String)>)> {
     let o = |k: &str, v: &str| vec![(k.to_owned(), v.to_owned())];
@@ -186,6 +187,20 @@ fn hidden_cards_do_not_change_the_choice() {
                         &mut GameRng::from_seed(Seed(7)),
                     );
                     assert_eq!(a, b, "{mode} ply {ply}: {level} saw hidden cards");
+                }
+                // Plain determinization (one world a tree, two trees) is
+                // as blind: its worlds are drawn from the seat's view.
+                if let (AnyGame::Lytharia(g), AnyGame::Lytharia(o)) = (&game, &other) {
+                    let config = SearchConfig {
+                        threads: 2,
+                        fixed_world: true,
+                        ..SearchConfig::for_game::<Lytharia>(small(64).unwrap())
+                    };
+                    let mut pick = |world: &Lytharia| {
+                        Search::new(config).choose(world, me, &mut GameRng::from_seed(Seed(7)))
+                    };
+                    let (a, b) = (pick(g), pick(o));
+                    assert_eq!(a, b, "{mode} ply {ply}: determinization saw hidden cards");
                 }
                 checked += 1;
             }
