@@ -196,7 +196,7 @@ fn hidden_cards_do_not_change_the_choice() {
                         fixed_world: true,
                         ..SearchConfig::for_game::<Lytharia>(small(64).unwrap())
                     };
-                    let mut pick = |world: &Lytharia| {
+                    let pick = |world: &Lytharia| {
                         Search::new(config).choose(world, me, &mut GameRng::from_seed(Seed(7)))
                     };
                     let (a, b) = (pick(g), pick(o));
