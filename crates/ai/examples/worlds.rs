@@ -1,15 +1,15 @@
 //! Information set MCTS against plain determinization, in Lytharian Chess
 //! (the game with hidden cards), at an equal iteration budget.
 //!
-//! `cargo run --release -p tabula-ai --example worlds -- MODE GAMES ITERATIONS TREES [SEED]`
+//! `cargo run --release -p tabula-ai --example worlds -- MODE GAMES ITERATIONS A_TREES B_TREES [SEED]`
 //!
-//! Side A searches `TREES` trees (root parallel), each drawing a fresh world
-//! from what it may see at every iteration (single-observer information
-//! set MCTS, what every level plays). Side B searches `TREES` trees, each on
-//! one world drawn at its start (determinization: `TREES` worlds, their
-//! root visits summed). Both share `ITERATIONS` among their trees, so the
-//! only difference is fixed worlds against fresh ones. Seats alternate;
-//! game `i` draws chance from `SEED + i`. Prints A's score.
+//! Side A searches `A_TREES` trees (root parallel), each drawing a fresh
+//! world from what it may see at every iteration (single-observer
+//! information set MCTS, what the levels play with one tree). Side B
+//! searches `B_TREES` trees, each on one world drawn at its start
+//! (determinization: `B_TREES` worlds, their root visits summed). Each side
+//! shares `ITERATIONS` among its trees. Seats alternate; game `i` draws
+//! chance from `SEED + i`. Prints A's score.
 
 use tabula_ai::{Budget, Search, SearchConfig};
 use tabula_core::{Game, GameId, GameRng, Seed, Team, ToAct};
@@ -18,17 +18,18 @@ use tabula_lytharia::Lytharia;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: worlds MODE GAMES ITERATIONS TREES [SEED]";
+    let usage = "usage: worlds MODE GAMES ITERATIONS A_TREES B_TREES [SEED]";
     let mode = args.first().expect(usage).clone();
     let number = |i: usize| -> u64 {
         args.get(i)
             .and_then(|a| a.parse().ok())
             .unwrap_or_else(|| panic!("{usage}"))
     };
-    let (games, iterations, trees) = (number(1), number(2) as u32, number(3) as u32);
-    let seed = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1u64);
+    let (games, iterations) = (number(1), number(2) as u32);
+    let (a_trees, b_trees) = (number(3) as u32, number(4) as u32);
+    let seed = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(1u64);
     let config = |fixed_world: bool| SearchConfig {
-        threads: trees,
+        threads: if fixed_world { b_trees } else { a_trees },
         fixed_world,
         ..SearchConfig::for_game::<Lytharia>(Budget {
             iterations,
@@ -74,8 +75,8 @@ fn main() {
     }
     let score = (wins as f64 + draws as f64 / 2.0) / games as f64;
     println!(
-        "information set MCTS vs determinization, {mode}, {iterations} iterations over {trees} trees: \
-         +{wins} ={draws} -{losses} of {games}, {:.1}%",
+        "information set MCTS ({a_trees} trees) vs determinization ({b_trees} worlds), {mode}, \
+         {iterations} iterations: +{wins} ={draws} -{losses} of {games}, {:.1}%",
         score * 100.0
     );
 }
