@@ -28,9 +28,9 @@ fn main() {
     let (games, iterations) = (number(1), number(2) as u32);
     let (a_trees, b_trees) = (number(3) as u32, number(4) as u32);
     let seed = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(1u64);
-    let config = |fixed_world: bool| SearchConfig {
-        threads: if fixed_world { b_trees } else { a_trees },
-        fixed_world,
+    let config = |determinized: bool| SearchConfig {
+        threads: if determinized { 1 } else { a_trees },
+        worlds: if determinized { b_trees } else { 0 },
         ..SearchConfig::for_game::<Lytharia>(Budget {
             iterations,
             time: None,
@@ -56,8 +56,8 @@ fn main() {
                 ToAct::Over { outcome } => break Some(outcome),
                 ToAct::Chance => game.sample_chance(&mut chance).expect("chance outcome"),
                 ToAct::Player { player } => {
-                    let fixed = game.seating().team(player) != Some(a_team);
-                    let (action, _) = Search::<Lytharia>::new(config(fixed))
+                    let determinized = game.seating().team(player) != Some(a_team);
+                    let (action, _) = Search::<Lytharia>::new(config(determinized))
                         .choose(&game, player, &mut rng)
                         .expect("an action");
                     action

@@ -39,6 +39,9 @@ pub trait Evaluate: Game {
     /// How many teams' turns that greedy play may cover: 1 is the leaf's own
     /// team's turn only, 2 the other team's reply too.
     const GREEDY_TURNS: u32 = 1;
+    /// Hidden information: 0 is the information set search, k > 0 plain
+    /// determinization over k worlds (see [`crate::SearchConfig::worlds`]).
+    const WORLDS: u32 = 0;
 
     /// Team 0's advantage over team 1 in the game's own units (pawns,
     /// Grails): positive when team 0 is ahead.

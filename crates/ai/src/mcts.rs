@@ -47,12 +47,13 @@ pub struct SearchConfig {
     /// How many teams' turns the greedy completion may play (1: only the
     /// leaf's own team's).
     pub greedy_turns: u32,
-    /// Hidden information: search one world drawn at the start for the
-    /// whole tree (plain determinization; with `threads` trees, one world
-    /// each, their votes summed) instead of a fresh world every iteration
-    /// (single-observer information set MCTS, the default). Kept to
-    /// measure the two against each other (docs/ai.md).
-    pub fixed_world: bool,
+    /// Hidden information: 0 searches one tree in which every iteration
+    /// draws a fresh world from what the seat may see (single-observer
+    /// information set MCTS); k > 0 is plain determinization: k trees (or
+    /// `threads`, if more), each searching one world drawn at its start
+    /// with its share of the iterations, their root visits summed. Games
+    /// without hidden information ignore it.
+    pub worlds: u32,
 }
 
 impl SearchConfig {
@@ -68,7 +69,7 @@ impl SearchConfig {
             implicit_minimax: G::IMPLICIT_MINIMAX,
             greedy_rollout: G::GREEDY_ROLLOUT,
             greedy_turns: G::GREEDY_TURNS,
-            fixed_world: false,
+            worlds: G::WORLDS,
         }
     }
 }
@@ -190,7 +191,7 @@ impl<G: Evaluate> Search<G> {
             return legal.pop().map(|a| (a, SearchReport::default()));
         }
         let team = game.seating().team(me)?;
-        let (stats, report) = if self.config.threads > 1 {
+        let (stats, report) = if self.trees() > 1 {
             self.grow_parallel(game, me, team, rng)
         } else {
             let iterations = self.grow(game, me, rng);
@@ -226,6 +227,17 @@ impl<G: Evaluate> Search<G> {
         Some((action, SearchReport { value, ..report }))
     }
 
+    /// How many trees a decision searches: `threads`, or under
+    /// determinization one a world if there are more worlds.
+    fn trees(&self) -> u32 {
+        let worlds = if G::HIDDEN_INFORMATION {
+            self.config.worlds
+        } else {
+            0
+        };
+        self.config.threads.max(worlds).max(1)
+    }
+
     /// Runs the iterations of one tree from `game`; returns how many ran.
     fn grow(&mut self, game: &G, me: Player, rng: &mut GameRng) -> u32 {
         self.nodes.clear();
@@ -233,7 +245,7 @@ impl<G: Evaluate> Search<G> {
         self.evaluations = 0;
         let start = Instant::now();
         let fixed =
-            (G::HIDDEN_INFORMATION && self.config.fixed_world).then(|| game.determinize(me, rng));
+            (G::HIDDEN_INFORMATION && self.config.worlds > 0).then(|| game.determinize(me, rng));
         let mut iterations = 0;
         while iterations < self.config.budget.iterations {
             if let Some(limit) = self.config.budget.time
@@ -290,7 +302,7 @@ impl<G: Evaluate> Search<G> {
         team: Team,
         rng: &mut GameRng,
     ) -> (Vec<RootStat<G::Action>>, SearchReport) {
-        let threads = self.config.threads.max(1);
+        let threads = self.trees();
         let share = self.config.budget.iterations.div_ceil(threads);
         let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
         let config = SearchConfig {

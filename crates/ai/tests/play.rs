@@ -192,8 +192,7 @@ fn hidden_cards_do_not_change_the_choice() {
                 // as blind: its worlds are drawn from the seat's view.
                 if let (AnyGame::Lytharia(g), AnyGame::Lytharia(o)) = (&game, &other) {
                     let config = SearchConfig {
-                        threads: 2,
-                        fixed_world: true,
+                        worlds: 2,
                         ..SearchConfig::for_game::<Lytharia>(small(64).unwrap())
                     };
                     let pick = |world: &Lytharia| {
