@@ -30,7 +30,7 @@ use tabula_epoch::{Epoch, EpochOptions};
 
 /// A game the match plays: how it starts, its search root and its moves'
 /// text, and how its openings are drawn.
-trait Played: Game + Clone {
+trait Played: Game<ActionError: std::fmt::Debug> + Clone {
     type N: Node;
     /// Random opening plies.
     const OPENING_PLIES: usize;
@@ -142,8 +142,8 @@ fn engine<G: Played>() {
             ["position", "startpos", rest @ ..] => {
                 game = G::start();
                 for m in rest.iter().skip(1) {
-                    let a = game.parse_action(m).ok().expect("a legal move");
-                    game.apply(&a).ok().expect("a legal move");
+                    let a = game.parse_action(m).expect("a legal move");
+                    game.apply(&a).expect("a legal move");
                 }
             }
             ["go", "nodes", n] => {
@@ -220,8 +220,8 @@ fn opening<G: Played>(pair: usize) -> (G, Vec<String>) {
         let mut scored = Vec::new();
         for text in game.move_texts() {
             let mut next = game.clone();
-            let a = next.parse_action(&text).ok().expect("a legal move");
-            next.apply(&a).ok().expect("a legal move");
+            let a = next.parse_action(&text).expect("a legal move");
+            next.apply(&a).expect("a legal move");
             if next.to_act().outcome().is_some() {
                 continue;
             }
@@ -236,8 +236,8 @@ fn opening<G: Played>(pair: usize) -> (G, Vec<String>) {
         let Some((_, text)) = rng.choose(&scored) else {
             break;
         };
-        let a = game.parse_action(text).ok().expect("a legal move");
-        game.apply(&a).ok().expect("a legal move");
+        let a = game.parse_action(text).expect("a legal move");
+        game.apply(&a).expect("a legal move");
         moves.push(text.clone());
     }
     (game, moves)
@@ -256,8 +256,8 @@ fn play<G: Played>(new: &mut Side, base: &mut Side, index: usize, nodes: u64) ->
             &mut *base
         };
         let text = side.best(&moves, nodes);
-        let a = game.parse_action(&text).ok().expect("a legal move");
-        game.apply(&a).ok().expect("a legal move");
+        let a = game.parse_action(&text).expect("a legal move");
+        game.apply(&a).expect("a legal move");
         moves.push(text);
     }
     let outcome = game.to_act().outcome();
