@@ -219,115 +219,115 @@ macro_rules! weights {
 
 weights! {
     /// A pawn, middlegame.
-    pawn_mg: 100,
+    pawn_mg: 75,
     /// A knight, middlegame.
-    knight_mg: 320,
+    knight_mg: 330,
     /// A bishop, middlegame.
-    bishop_mg: 330,
+    bishop_mg: 399,
     /// A rook, middlegame.
-    rook_mg: 500,
+    rook_mg: 487,
     /// A queen, middlegame.
-    queen_mg: 950,
+    queen_mg: 1040,
     /// A pawn, endgame.
-    pawn_eg: 100,
+    pawn_eg: 88,
     /// A knight, endgame.
-    knight_eg: 320,
+    knight_eg: 326,
     /// A bishop, endgame.
-    bishop_eg: 330,
+    bishop_eg: 302,
     /// A rook, endgame.
-    rook_eg: 500,
+    rook_eg: 590,
     /// A queen, endgame.
-    queen_eg: 950,
+    queen_eg: 1040,
     /// A pawn's advance, a rank (middlegame).
-    pawn_advance_mg: 4,
+    pawn_advance_mg: 3,
     /// A centre-file pawn's advance, a rank (middlegame).
-    pawn_central_mg: 5,
+    pawn_central_mg: 7,
     /// A pawn's advance, by ranks squared (endgame).
-    pawn_advance_eg: 3,
+    pawn_advance_eg: 4,
     /// A doubled pawn, a penalty (middlegame).
-    doubled_mg: 6,
+    doubled_mg: -3,
     /// A doubled pawn, a penalty (endgame).
-    doubled_eg: 10,
+    doubled_eg: 21,
     /// An isolated pawn, a penalty (middlegame).
-    isolated_mg: 10,
+    isolated_mg: 26,
     /// An isolated pawn, a penalty (endgame).
-    isolated_eg: 12,
+    isolated_eg: 2,
     /// A passed pawn, by its rank squared (middlegame).
-    passed_mg: 2,
+    passed_mg: 3,
     /// A passed pawn, by its rank squared (endgame).
-    passed_eg: 6,
+    passed_eg: 4,
     /// A passed pawn with nothing before it, more by rank squared (middlegame).
-    free_path_mg: 1,
+    free_path_mg: 0,
     /// A passed pawn with nothing before it, more by rank squared (endgame).
-    free_path_eg: 3,
+    free_path_eg: 1,
     /// The kings' race to a passed pawn's stop square: the enemy king's
     /// distance, a square, by the pawn's rank (endgame).
-    race_theirs: 5,
+    race_theirs: 7,
     /// The same, the own king's distance, a penalty.
-    race_ours: 2,
+    race_ours: 5,
     /// A knight's closeness to the centre (0 to 3), a step (middlegame).
-    knight_centre_mg: 12,
+    knight_centre_mg: 18,
     /// A knight's closeness to the centre, a step (endgame).
-    knight_centre_eg: 8,
+    knight_centre_eg: 19,
     /// A bishop's closeness to the centre, a step (middlegame).
-    bishop_centre_mg: 4,
+    bishop_centre_mg: 3,
     /// A queen's closeness to the centre, a step (middlegame).
-    queen_centre_mg: 2,
+    queen_centre_mg: -8,
     /// A queen's closeness to the centre, a step (endgame).
-    queen_centre_eg: 6,
+    queen_centre_eg: 51,
     /// The queen off its first rank with most pieces on, a penalty.
-    queen_early: 10,
+    queen_early: -5,
     /// The king's closeness to the centre, a step (endgame).
-    king_centre_eg: 15,
+    king_centre_eg: -13,
     /// A knight's mobility, a square (not own pieces, not attacked by an
     /// enemy pawn), middlegame.
     knight_mobility_mg: 4,
     /// A knight's mobility, a square, endgame.
-    knight_mobility_eg: 4,
+    knight_mobility_eg: 6,
     /// A bishop's mobility, a square, middlegame.
-    bishop_mobility_mg: 5,
+    bishop_mobility_mg: 9,
     /// A bishop's mobility, a square, endgame.
     bishop_mobility_eg: 5,
     /// A rook's mobility, a square, middlegame.
-    rook_mobility_mg: 2,
+    rook_mobility_mg: 5,
     /// A rook's mobility, a square, endgame.
-    rook_mobility_eg: 4,
+    rook_mobility_eg: 8,
     /// A queen's mobility, a square, middlegame.
     queen_mobility_mg: 1,
     /// A queen's mobility, a square, endgame.
-    queen_mobility_eg: 2,
+    queen_mobility_eg: 1,
     /// A rook on a file without pawns (middlegame).
-    rook_open: 25,
+    rook_open: 11,
     /// A rook on a file without own pawns (middlegame).
-    rook_half_open: 12,
+    rook_half_open: 10,
     /// A rook on the 7th rank (middlegame).
-    rook_seventh_mg: 15,
+    rook_seventh_mg: 92,
     /// A rook on the 7th rank (endgame).
-    rook_seventh_eg: 20,
+    rook_seventh_eg: -23,
     /// The king on a wing (middlegame).
-    king_wing: 20,
+    king_wing: 30,
     /// The king off its first rank, a rank, a penalty (middlegame).
-    king_rank: 25,
+    king_rank: -23,
     /// An own pawn in front of the king (middlegame).
-    king_shield: 12,
+    king_shield: 20,
     /// King attack: a knight's units a square of the enemy king's zone.
-    attack_knight: 2,
+    attack_knight: 4,
     /// King attack: a bishop's units a square.
-    attack_bishop: 2,
+    attack_bishop: 3,
     /// King attack: a rook's units a square.
-    attack_rook: 3,
+    attack_rook: 2,
     /// King attack: a queen's units a square.
     attack_queen: 5,
     /// King attack with two or more pieces: 96ths of the units squared.
-    attack_scale: 32,
+    attack_scale: 15,
     /// King attack: at most this (middlegame).
-    attack_cap: 400,
+    attack_cap: 416,
     /// The bishop pair (middlegame).
-    bishop_pair_mg: 30,
+    bishop_pair_mg: 5,
     /// The bishop pair (endgame).
-    bishop_pair_eg: 45,
+    bishop_pair_eg: 91,
     /// The side to move's tempo.
-    tempo: 12,
+    tempo: -1,
 }
 
 /// The evaluation from the side to move's view, with weights `w`.
