@@ -62,7 +62,7 @@ pub trait Node: Copy {
     /// the best move, which Epoch's "no legal move wins" rule breaks.
     const NULL_MOVE: bool;
     /// Whether the shallow static prunings (reverse futility, razoring,
-    /// futility and late-move pruning) are used: measured for chess only.
+    /// futility and late-move pruning) are used (measured with `ab_match` for both games).
     const STATIC_PRUNING: bool;
     /// The repetition rule.
     const REPETITION: Repetition;
