@@ -1,11 +1,13 @@
 //! Texel tuning of the chess evaluation's weights: a dev tool, not a CI step.
 //!
-//! `texel gen OUT GAMES NODES [THREADS]` plays the engine against itself at
+//! `texel gen OUT GAMES NODES [THREADS] [FIRST]` plays the engine against itself at
 //! a fixed node budget a move from seeded random openings (other seeds than
 //! `ab_match`'s, so the yardstick's openings are not the training ones) and
 //! writes every quiet position of each game (not in check, the static
 //! evaluation equal to the quiescence score) with the game's result, a line
 //! each: `game;result;fen`, the result from White's view (1, 0.5, 0).
+//! The games are numbered from FIRST (0 unless given), and the number
+//! seeds the opening, so a second run from another FIRST adds new openings.
 //!
 //! `texel fit IN [PASSES]` fits the weights ([`Weights`]) to those results:
 //! it minimises the mean squared difference between each result and
@@ -42,12 +44,15 @@ fn main() {
             number(3, 1000) as usize,
             number(4, 3000),
             number(5, 1) as usize,
+            number(6, 0) as usize,
         ),
         Some("fit") => fit(
             args.get(2).expect("the positions file"),
             number(3, 6) as usize,
         ),
-        _ => eprintln!("usage: texel gen OUT GAMES NODES [THREADS] | texel fit IN [PASSES]"),
+        _ => {
+            eprintln!("usage: texel gen OUT GAMES NODES [THREADS] [FIRST] | texel fit IN [PASSES]")
+        }
     }
 }
 
@@ -128,7 +133,7 @@ fn self_play(index: usize, nodes: u64, engine: &mut Engine<ChessNode>) -> (Vec<S
     (quiet, if white == Color::White { 1.0 } else { 0.0 })
 }
 
-fn generate(out: &str, games: usize, nodes: u64, threads: usize) {
+fn generate(out: &str, games: usize, nodes: u64, threads: usize, first: usize) {
     let file = Mutex::new(BufWriter::new(File::create(out).expect("the output file")));
     let next = AtomicUsize::new(0);
     let totals = Mutex::new((0usize, 0.0f64, 0usize));
@@ -141,6 +146,7 @@ fn generate(out: &str, games: usize, nodes: u64, threads: usize) {
                     if i >= games {
                         break;
                     }
+                    let i = i + first;
                     let (quiet, result) = self_play(i, nodes, &mut engine);
                     let mut f = file.lock().expect("output");
                     for fen in &quiet {
