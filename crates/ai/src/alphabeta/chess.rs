@@ -219,39 +219,39 @@ macro_rules! weights {
 
 weights! {
     /// A pawn, middlegame.
-    pawn_mg: 75,
+    pawn_mg: 80,
     /// A knight, middlegame.
-    knight_mg: 330,
+    knight_mg: 374,
     /// A bishop, middlegame.
-    bishop_mg: 399,
+    bishop_mg: 433,
     /// A rook, middlegame.
-    rook_mg: 487,
+    rook_mg: 543,
     /// A queen, middlegame.
-    queen_mg: 1040,
+    queen_mg: 1100,
     /// A pawn, endgame.
-    pawn_eg: 88,
+    pawn_eg: 93,
     /// A knight, endgame.
-    knight_eg: 326,
+    knight_eg: 294,
     /// A bishop, endgame.
-    bishop_eg: 302,
+    bishop_eg: 277,
     /// A rook, endgame.
-    rook_eg: 590,
+    rook_eg: 554,
     /// A queen, endgame.
-    queen_eg: 1040,
+    queen_eg: 1099,
     /// A pawn's advance, a rank (middlegame).
-    pawn_advance_mg: 3,
+    pawn_advance_mg: 2,
     /// A centre-file pawn's advance, a rank (middlegame).
-    pawn_central_mg: 7,
+    pawn_central_mg: 8,
     /// A pawn's advance, by ranks squared (endgame).
-    pawn_advance_eg: 4,
+    pawn_advance_eg: 2,
     /// A doubled pawn, a penalty (middlegame).
     doubled_mg: -3,
     /// A doubled pawn, a penalty (endgame).
-    doubled_eg: 21,
+    doubled_eg: 17,
     /// An isolated pawn, a penalty (middlegame).
-    isolated_mg: 26,
+    isolated_mg: 15,
     /// An isolated pawn, a penalty (endgame).
-    isolated_eg: 2,
+    isolated_eg: 3,
     /// A passed pawn, by its rank squared (middlegame).
     passed_mg: 3,
     /// A passed pawn, by its rank squared (endgame).
@@ -266,68 +266,68 @@ weights! {
     /// The same, the own king's distance, a penalty.
     race_ours: 5,
     /// A knight's closeness to the centre (0 to 3), a step (middlegame).
-    knight_centre_mg: 18,
+    knight_centre_mg: 16,
     /// A knight's closeness to the centre, a step (endgame).
     knight_centre_eg: 19,
     /// A bishop's closeness to the centre, a step (middlegame).
     bishop_centre_mg: 3,
     /// A queen's closeness to the centre, a step (middlegame).
-    queen_centre_mg: -8,
+    queen_centre_mg: 0,
     /// A queen's closeness to the centre, a step (endgame).
-    queen_centre_eg: 51,
+    queen_centre_eg: 37,
     /// The queen off its first rank with most pieces on, a penalty.
-    queen_early: -5,
+    queen_early: 2,
     /// The king's closeness to the centre, a step (endgame).
-    king_centre_eg: -13,
+    king_centre_eg: 5,
     /// A knight's mobility, a square (not own pieces, not attacked by an
     /// enemy pawn), middlegame.
-    knight_mobility_mg: 4,
+    knight_mobility_mg: 6,
     /// A knight's mobility, a square, endgame.
-    knight_mobility_eg: 6,
+    knight_mobility_eg: 3,
     /// A bishop's mobility, a square, middlegame.
-    bishop_mobility_mg: 9,
+    bishop_mobility_mg: 8,
     /// A bishop's mobility, a square, endgame.
     bishop_mobility_eg: 5,
     /// A rook's mobility, a square, middlegame.
-    rook_mobility_mg: 5,
+    rook_mobility_mg: 7,
     /// A rook's mobility, a square, endgame.
-    rook_mobility_eg: 8,
+    rook_mobility_eg: 0,
     /// A queen's mobility, a square, middlegame.
-    queen_mobility_mg: 1,
+    queen_mobility_mg: 3,
     /// A queen's mobility, a square, endgame.
-    queen_mobility_eg: 1,
+    queen_mobility_eg: -11,
     /// A rook on a file without pawns (middlegame).
-    rook_open: 11,
+    rook_open: 46,
     /// A rook on a file without own pawns (middlegame).
-    rook_half_open: 10,
+    rook_half_open: 25,
     /// A rook on the 7th rank (middlegame).
-    rook_seventh_mg: 92,
+    rook_seventh_mg: 114,
     /// A rook on the 7th rank (endgame).
-    rook_seventh_eg: -23,
+    rook_seventh_eg: -8,
     /// The king on a wing (middlegame).
-    king_wing: 30,
+    king_wing: 17,
     /// The king off its first rank, a rank, a penalty (middlegame).
-    king_rank: -23,
+    king_rank: 19,
     /// An own pawn in front of the king (middlegame).
     king_shield: 20,
     /// King attack: a knight's units a square of the enemy king's zone.
     attack_knight: 4,
     /// King attack: a bishop's units a square.
-    attack_bishop: 3,
+    attack_bishop: 2,
     /// King attack: a rook's units a square.
-    attack_rook: 2,
+    attack_rook: 4,
     /// King attack: a queen's units a square.
     attack_queen: 5,
     /// King attack with two or more pieces: 96ths of the units squared.
     attack_scale: 15,
     /// King attack: at most this (middlegame).
-    attack_cap: 416,
+    attack_cap: 468,
     /// The bishop pair (middlegame).
-    bishop_pair_mg: 5,
+    bishop_pair_mg: 4,
     /// The bishop pair (endgame).
-    bishop_pair_eg: 91,
+    bishop_pair_eg: 104,
     /// The side to move's tempo.
-    tempo: -1,
+    tempo: -3,
 }
 
 /// The evaluation from the side to move's view, with weights `w`.
