@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use tabula_ai::alphabeta::{
-    ChessNode, Engine, EpochNode, Limits, MATE_BOUND, Root, chess_root, epoch_decision,
+    ChessNode, Engine, EpochNode, Limits, MATE_BOUND, Node, Root, chess_root, epoch_decision,
 };
 use tabula_chess::{Chess, Position, UciMove};
 use tabula_core::{EndReason, Game, Team};
@@ -51,6 +51,19 @@ fn chess_tactics_are_found_at_a_fixed_depth() {
     for (fen, best, depth) in suite {
         assert_eq!(chess_best(fen, depth), best, "{fen}");
     }
+}
+
+#[test]
+fn quiescence_sees_the_hanging_queen_the_static_evaluation_does_not() {
+    // White to move can take the undefended queen on d5: the position is
+    // not quiet, so a tuner would not take it. After 1.e4 it is quiet.
+    let loose = ChessNode(Position::from_fen("4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1").unwrap());
+    let mut engine = Engine::<ChessNode>::new(1);
+    assert!(engine.quiescence(&loose) > loose.evaluate() + 800);
+    let quiet = ChessNode(
+        Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap(),
+    );
+    assert_eq!(engine.quiescence(&quiet), quiet.evaluate());
 }
 
 #[test]

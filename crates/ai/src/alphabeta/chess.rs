@@ -1,6 +1,8 @@
 //! Chess as a search node, and its evaluation: material, a phase-blended
 //! piece placement written as formulas (centre, advance, king shelter),
 //! mobility of the long-range pieces, pawn structure and the bishop pair.
+//! Its weights are one table ([`Weights`]), so a tuner (the `texel`
+//! example) can fit them; the engine plays with [`WEIGHTS`].
 
 use tabula_chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
@@ -183,8 +185,154 @@ fn centre_distance(sq: Square) -> i32 {
     df.max(dr)
 }
 
-/// The evaluation from the side to move's view.
+/// The evaluation from the side to move's view, with the kept weights.
 pub(crate) fn evaluate(pos: &Position) -> Score {
+    evaluate_with(pos, &WEIGHTS)
+}
+
+/// Declares the evaluation's weights once: the struct, the kept values and
+/// the names a tuner reads and writes them by.
+macro_rules! weights {
+    ($($(#[doc = $doc:literal])* $name:ident: $value:expr,)*) => {
+        /// The chess evaluation's weights (centipawns, or a factor where
+        /// said), `mg` in the middlegame and `eg` in the endgame; the
+        /// evaluation blends the two by the pieces left.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct Weights {
+            $($(#[doc = $doc])* pub $name: i32,)*
+        }
+
+        /// The weights the engine plays with.
+        pub const WEIGHTS: Weights = Weights { $($name: $value,)* };
+
+        impl Weights {
+            /// Every weight's name, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            /// Every weight, in the order of [`Weights::NAMES`], for a tuner.
+            pub fn values_mut(&mut self) -> Vec<&mut i32> {
+                vec![$(&mut self.$name),*]
+            }
+        }
+    };
+}
+
+weights! {
+    /// A pawn, middlegame.
+    pawn_mg: 80,
+    /// A knight, middlegame.
+    knight_mg: 374,
+    /// A bishop, middlegame.
+    bishop_mg: 433,
+    /// A rook, middlegame.
+    rook_mg: 543,
+    /// A queen, middlegame.
+    queen_mg: 1100,
+    /// A pawn, endgame.
+    pawn_eg: 93,
+    /// A knight, endgame.
+    knight_eg: 294,
+    /// A bishop, endgame.
+    bishop_eg: 277,
+    /// A rook, endgame.
+    rook_eg: 554,
+    /// A queen, endgame.
+    queen_eg: 1099,
+    /// A pawn's advance, a rank (middlegame).
+    pawn_advance_mg: 2,
+    /// A centre-file pawn's advance, a rank (middlegame).
+    pawn_central_mg: 8,
+    /// A pawn's advance, by ranks squared (endgame).
+    pawn_advance_eg: 2,
+    /// A doubled pawn, a penalty (middlegame).
+    doubled_mg: -3,
+    /// A doubled pawn, a penalty (endgame).
+    doubled_eg: 17,
+    /// An isolated pawn, a penalty (middlegame).
+    isolated_mg: 15,
+    /// An isolated pawn, a penalty (endgame).
+    isolated_eg: 3,
+    /// A passed pawn, by its rank squared (middlegame).
+    passed_mg: 3,
+    /// A passed pawn, by its rank squared (endgame).
+    passed_eg: 4,
+    /// A passed pawn with nothing before it, more by rank squared (middlegame).
+    free_path_mg: 0,
+    /// A passed pawn with nothing before it, more by rank squared (endgame).
+    free_path_eg: 1,
+    /// The kings' race to a passed pawn's stop square: the enemy king's
+    /// distance, a square, by the pawn's rank (endgame).
+    race_theirs: 7,
+    /// The same, the own king's distance, a penalty.
+    race_ours: 5,
+    /// A knight's closeness to the centre (0 to 3), a step (middlegame).
+    knight_centre_mg: 16,
+    /// A knight's closeness to the centre, a step (endgame).
+    knight_centre_eg: 19,
+    /// A bishop's closeness to the centre, a step (middlegame).
+    bishop_centre_mg: 3,
+    /// A queen's closeness to the centre, a step (middlegame).
+    queen_centre_mg: 0,
+    /// A queen's closeness to the centre, a step (endgame).
+    queen_centre_eg: 37,
+    /// The queen off its first rank with most pieces on, a penalty.
+    queen_early: 2,
+    /// The king's closeness to the centre, a step (endgame).
+    king_centre_eg: 5,
+    /// A knight's mobility, a square (not own pieces, not attacked by an
+    /// enemy pawn), middlegame.
+    knight_mobility_mg: 6,
+    /// A knight's mobility, a square, endgame.
+    knight_mobility_eg: 3,
+    /// A bishop's mobility, a square, middlegame.
+    bishop_mobility_mg: 8,
+    /// A bishop's mobility, a square, endgame.
+    bishop_mobility_eg: 5,
+    /// A rook's mobility, a square, middlegame.
+    rook_mobility_mg: 7,
+    /// A rook's mobility, a square, endgame.
+    rook_mobility_eg: 0,
+    /// A queen's mobility, a square, middlegame.
+    queen_mobility_mg: 3,
+    /// A queen's mobility, a square, endgame.
+    queen_mobility_eg: -11,
+    /// A rook on a file without pawns (middlegame).
+    rook_open: 46,
+    /// A rook on a file without own pawns (middlegame).
+    rook_half_open: 25,
+    /// A rook on the 7th rank (middlegame).
+    rook_seventh_mg: 114,
+    /// A rook on the 7th rank (endgame).
+    rook_seventh_eg: -8,
+    /// The king on a wing (middlegame).
+    king_wing: 17,
+    /// The king off its first rank, a rank, a penalty (middlegame).
+    king_rank: 19,
+    /// An own pawn in front of the king (middlegame).
+    king_shield: 20,
+    /// King attack: a knight's units a square of the enemy king's zone.
+    attack_knight: 4,
+    /// King attack: a bishop's units a square.
+    attack_bishop: 2,
+    /// King attack: a rook's units a square.
+    attack_rook: 4,
+    /// King attack: a queen's units a square.
+    attack_queen: 5,
+    /// King attack with two or more pieces: 96ths of the units squared.
+    attack_scale: 15,
+    /// King attack: at most this (middlegame).
+    attack_cap: 468,
+    /// The bishop pair (middlegame).
+    bishop_pair_mg: 4,
+    /// The bishop pair (endgame).
+    bishop_pair_eg: 104,
+    /// The side to move's tempo.
+    tempo: -3,
+}
+
+/// The evaluation from the side to move's view, with weights `w`.
+#[inline(always)]
+pub fn evaluate_with(pos: &Position, w: &Weights) -> Score {
     let b = pos.board();
     let occ = b.occupied();
     let mut phase = 0;
@@ -192,6 +340,22 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
         phase += PHASE[role.index()] * b.by_role(role).count() as i32;
     }
     let phase = phase.min(24);
+    let material_mg = [
+        w.pawn_mg,
+        w.knight_mg,
+        w.bishop_mg,
+        w.rook_mg,
+        w.queen_mg,
+        0,
+    ];
+    let material_eg = [
+        w.pawn_eg,
+        w.knight_eg,
+        w.bishop_eg,
+        w.rook_eg,
+        w.queen_eg,
+        0,
+    ];
     let mut mg = [0i32; 2];
     let mut eg = [0i32; 2];
     // Per side: the squares its pawns attack, and the ring around its king
@@ -223,9 +387,8 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
             }
         };
         for (sq, piece) in b.iter().filter(|(_, p)| p.color == color) {
-            let v = value(piece.role);
-            mg[c] += v;
-            eg[c] += v;
+            mg[c] += material_mg[piece.role.index()];
+            eg[c] += material_eg[piece.role.index()];
             let rel = sq.relative_to(color);
             let rank = rel.rank().index() as i32;
             let file = sq.file().index() as i32;
@@ -233,13 +396,13 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
             match piece.role {
                 Role::Pawn => {
                     let central = i32::from(file == 3 || file == 4);
-                    mg[c] += (rank - 1) * 4 + central * rank * 5;
-                    eg[c] += (rank - 1) * (rank - 1) * 3;
+                    mg[c] += (rank - 1) * w.pawn_advance_mg + central * rank * w.pawn_central_mg;
+                    eg[c] += (rank - 1) * (rank - 1) * w.pawn_advance_eg;
                     let file_bb = Bitboard::from_file(sq.file());
                     // Doubled: another own pawn ahead on the file.
                     if (own_pawns & file_bb).count() > 1 {
-                        mg[c] -= 6;
-                        eg[c] -= 10;
+                        mg[c] -= w.doubled_mg;
+                        eg[c] -= w.doubled_eg;
                     }
                     let mut sides = Bitboard::EMPTY;
                     for df in [-1, 1] {
@@ -248,100 +411,110 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
                         }
                     }
                     if (own_pawns & sides).is_empty() {
-                        mg[c] -= 10;
-                        eg[c] -= 12;
+                        mg[c] -= w.isolated_mg;
+                        eg[c] -= w.isolated_eg;
                     }
                     // Passed: no enemy pawn ahead on its file or beside it.
                     let ahead = (file_bb | sides) & ahead_of(sq, color);
                     if (their_pawns & ahead).is_empty() {
-                        mg[c] += rank * rank * 2;
-                        eg[c] += rank * rank * 6;
+                        mg[c] += rank * rank * w.passed_mg;
+                        eg[c] += rank * rank * w.passed_eg;
                         let path = file_bb & ahead_of(sq, color);
                         if (path & occ).is_empty() {
                             // A free path: nothing stands before it.
-                            mg[c] += rank * rank;
-                            eg[c] += rank * rank * 3;
+                            mg[c] += rank * rank * w.free_path_mg;
+                            eg[c] += rank * rank * w.free_path_eg;
                         }
                         // Endgame: the kings' race to the square in front.
                         if let Some(stop) = sq.forward(color)
                             && let (Some(ours), Some(theirs)) =
                                 (b.king_of(color), b.king_of(!color))
                         {
-                            eg[c] += (distance(theirs, stop) * 5 - distance(ours, stop) * 2) * rank;
+                            eg[c] += (distance(theirs, stop) * w.race_theirs
+                                - distance(ours, stop) * w.race_ours)
+                                * rank;
                         }
                     }
                 }
                 Role::Knight => {
-                    mg[c] += centre * 12 - 10;
-                    eg[c] += centre * 8 - 8;
+                    mg[c] += centre * w.knight_centre_mg - 10;
+                    eg[c] += centre * w.knight_centre_eg - 8;
                     let reach = knight_attacks(sq);
-                    let mob = (reach & area).count() as i32;
-                    mg[c] += mob * 4 - 16;
-                    eg[c] += mob * 4 - 16;
-                    near_king(reach, 2);
+                    let mob = (reach & area).count() as i32 - 4;
+                    mg[c] += mob * w.knight_mobility_mg;
+                    eg[c] += mob * w.knight_mobility_eg;
+                    near_king(reach, w.attack_knight);
                 }
                 Role::Bishop => {
                     let reach = bishop_attacks(sq, occ);
-                    near_king(reach, 2);
-                    let mob = (reach & area).count() as i32;
-                    mg[c] += mob * 5 - 20 + centre * 4;
-                    eg[c] += mob * 5 - 20;
+                    near_king(reach, w.attack_bishop);
+                    let mob = (reach & area).count() as i32 - 4;
+                    mg[c] += mob * w.bishop_mobility_mg + centre * w.bishop_centre_mg;
+                    eg[c] += mob * w.bishop_mobility_eg;
                 }
                 Role::Rook => {
                     let reach = rook_attacks(sq, occ);
-                    near_king(reach, 3);
-                    let mob = (reach & area).count() as i32;
-                    mg[c] += mob * 2 - 10;
-                    eg[c] += mob * 4 - 20;
+                    near_king(reach, w.attack_rook);
+                    let mob = (reach & area).count() as i32 - 5;
+                    mg[c] += mob * w.rook_mobility_mg;
+                    eg[c] += mob * w.rook_mobility_eg;
                     let file_bb = Bitboard::from_file(sq.file());
                     if (own_pawns & file_bb).is_empty() {
                         mg[c] += if (their_pawns & file_bb).is_empty() {
-                            25
+                            w.rook_open
                         } else {
-                            12
+                            w.rook_half_open
                         };
                     }
                     if rank == 6 {
-                        mg[c] += 15;
-                        eg[c] += 20;
+                        mg[c] += w.rook_seventh_mg;
+                        eg[c] += w.rook_seventh_eg;
                     }
                 }
                 Role::Queen => {
-                    mg[c] += centre * 2 - if rank > 1 && phase > 18 { 10 } else { 0 };
-                    eg[c] += centre * 6;
+                    mg[c] += centre * w.queen_centre_mg
+                        - if rank > 1 && phase > 18 {
+                            w.queen_early
+                        } else {
+                            0
+                        };
+                    eg[c] += centre * w.queen_centre_eg;
                     let reach = queen_attacks(sq, occ);
-                    near_king(reach, 5);
-                    let mob = (reach & area).count() as i32;
-                    mg[c] += mob - 12;
-                    eg[c] += mob * 2 - 24;
+                    near_king(reach, w.attack_queen);
+                    let mob = (reach & area).count() as i32 - 12;
+                    mg[c] += mob * w.queen_mobility_mg;
+                    eg[c] += mob * w.queen_mobility_eg;
                 }
                 Role::King => {
                     // Middlegame: home, on a wing, behind its pawns.
-                    let wing = if file <= 2 || file >= 5 { 20 } else { 0 };
-                    mg[c] += wing - rank * 25;
+                    let wing = if file <= 2 || file >= 5 {
+                        w.king_wing
+                    } else {
+                        0
+                    };
+                    mg[c] += wing - rank * w.king_rank;
                     let shield = shield(sq, color) & own_pawns;
-                    mg[c] += shield.count() as i32 * 12;
+                    mg[c] += shield.count() as i32 * w.king_shield;
                     // Endgame: to the centre.
-                    eg[c] += centre * 15 - 20;
+                    eg[c] += centre * w.king_centre_eg - 20;
                 }
             }
         }
         // King safety: two or more pieces bearing on the enemy king's
         // zone, worth more the more squares they reach (a middlegame term).
         if attackers >= 2 {
-            mg[c] += (units * units / 3).min(400);
+            mg[c] += (units * units * w.attack_scale / 96).min(w.attack_cap);
         }
         if b.pieces(color, Role::Bishop).count() >= 2 {
-            mg[c] += 30;
-            eg[c] += 45;
+            mg[c] += w.bishop_pair_mg;
+            eg[c] += w.bishop_pair_eg;
         }
     }
     let white = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (24 - phase)) / 24;
-    let tempo = 12;
     if pos.turn() == Color::White {
-        white + tempo
+        white + w.tempo
     } else {
-        -white + tempo
+        -white + w.tempo
     }
 }
 

@@ -56,7 +56,7 @@ impl Node for EpochNode {
     // Passing is not a safe lower bound here: a side with no legal move
     // wins, so zugzwang cuts both ways and null-move pruning is off.
     const NULL_MOVE: bool = false;
-    const STATIC_PRUNING: bool = false;
+    const STATIC_PRUNING: bool = true;
     const REPETITION: Repetition = Repetition::ThirdLoses;
     const HISTORY: usize = SQUARES * SQUARES;
 

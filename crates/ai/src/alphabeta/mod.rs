@@ -10,7 +10,7 @@
 //! repetition means) are [`Node`] constants and methods, so nothing here
 //! knows a chess rule.
 
-mod chess;
+pub mod chess;
 mod epoch;
 mod tt;
 
@@ -62,7 +62,7 @@ pub trait Node: Copy {
     /// the best move, which Epoch's "no legal move wins" rule breaks.
     const NULL_MOVE: bool;
     /// Whether the shallow static prunings (reverse futility, razoring,
-    /// futility and late-move pruning) are used: measured for chess only.
+    /// futility and late-move pruning) are used (measured with `ab_match` for both games).
     const STATIC_PRUNING: bool;
     /// The repetition rule.
     const REPETITION: Repetition;
@@ -303,6 +303,21 @@ impl<N: Node> Engine<N> {
     /// Resizes the transposition table (and clears it).
     pub fn set_hash(&mut self, hash_mb: usize) {
         self.table = Table::new(hash_mb);
+    }
+
+    /// The quiescence score of `node` alone (a full window, no history):
+    /// its static evaluation once the tactical moves are played out. A
+    /// tuner keeps the positions where the two agree (quiet positions).
+    pub fn quiescence(&mut self, node: &N) -> Score {
+        self.started = Instant::now();
+        self.limits = Limits::default();
+        self.nodes = 0;
+        self.stopped = false;
+        self.keys.clear();
+        self.starts.clear();
+        self.keys.push(node.repetition_key());
+        self.starts.push(0);
+        self.quiesce(node, -INF, INF, 0, 0)
     }
 
     /// Searches `root` within `limits`, calling `report` after each
