@@ -54,6 +54,12 @@ pub struct SearchConfig {
     /// with its share of the iterations, their root visits summed. Games
     /// without hidden information ignore it.
     pub worlds: u32,
+    /// At a node that continues its team's turn (the parent's decider is of
+    /// the same team), how much of its value is the best of its actions'
+    /// values rather than the mean of its visits: a turn of many decisions
+    /// is one choice, so its later decisions are a max, not an average of
+    /// the explored ones (0: plain mean).
+    pub turn_max: f64,
 }
 
 impl SearchConfig {
@@ -70,6 +76,7 @@ impl SearchConfig {
             greedy_rollout: G::GREEDY_ROLLOUT,
             greedy_turns: G::GREEDY_TURNS,
             worlds: G::WORLDS,
+            turn_max: G::TURN_MAX,
         }
     }
 }
@@ -139,6 +146,12 @@ struct Node<A> {
     minimax: f64,
     /// The team deciding here (player nodes), for the minimax backup.
     team: Option<Team>,
+    /// Whether the parent's decider is of the same team (this node
+    /// continues that team's turn).
+    continues: bool,
+    /// Team 0's value of this node for its parent: the mean of its visits,
+    /// or at a node that continues a turn, mixed with its best action's.
+    value: f64,
 }
 
 impl<A> Node<A> {
@@ -150,6 +163,8 @@ impl<A> Node<A> {
             expanded: false,
             minimax: 0.5,
             team: None,
+            continues: false,
+            value: 0.5,
         }
     }
 }
@@ -360,6 +375,8 @@ impl<G: Evaluate> Search<G> {
     fn iterate(&mut self, mut world: G, rng: &mut GameRng) {
         let mut path: Vec<u32> = vec![0];
         let mut node = 0u32;
+        // The team that decided at the parent node (none after chance).
+        let mut parent_team: Option<Team> = None;
         let leaf_score = loop {
             match world.to_act() {
                 ToAct::Over { .. } => break self.evaluate(&world, Team(0)),
@@ -380,6 +397,7 @@ impl<G: Evaluate> Search<G> {
                         .iter()
                         .find(|e| e.chance && e.key == key)
                         .map(|e| e.child);
+                    parent_team = None;
                     node = match found {
                         Some(child) => child,
                         None => {
@@ -398,6 +416,10 @@ impl<G: Evaluate> Search<G> {
                 }
                 ToAct::Player { player } => {
                     let team = world.seating().team(player).unwrap_or(Team(0));
+                    if node != 0 && parent_team == Some(team) {
+                        self.nodes[node as usize].continues = true;
+                    }
+                    parent_team = Some(team);
                     if self.nodes[node as usize].visits == 0 && node != 0 {
                         break self.leaf(world, rng);
                     }
@@ -435,7 +457,35 @@ impl<G: Evaluate> Search<G> {
             if implicit {
                 self.back_up_minimax(n);
             }
+            self.back_up_value(n);
         }
+    }
+
+    /// Recomputes `n`'s value for its parent: the mean of its visits, mixed
+    /// at a node continuing its team's turn with its best visited action's
+    /// value (by `turn_max`).
+    fn back_up_value(&mut self, n: u32) {
+        let node = &self.nodes[n as usize];
+        let mean = node.total / f64::from(node.visits.max(1));
+        let beta = self.config.turn_max;
+        let value = match node.team {
+            Some(team) if node.continues && beta > 0.0 => {
+                let best = node
+                    .edges
+                    .iter()
+                    .filter(|e| !e.chance && e.child != NONE)
+                    .map(|e| &self.nodes[e.child as usize])
+                    .filter(|c| c.visits > 0)
+                    .map(|c| team_of(c.value, team))
+                    .fold(None, |b: Option<f64>, v| Some(b.map_or(v, |b| b.max(v))));
+                match best {
+                    Some(b) => team_of((1.0 - beta) * team_of(mean, team) + beta * b, team),
+                    None => mean,
+                }
+            }
+            _ => mean,
+        };
+        self.nodes[n as usize].value = value;
     }
 
     /// Recomputes `n`'s minimax value from its children's (an unvisited
@@ -600,7 +650,7 @@ impl<G: Evaluate> Search<G> {
                     } else {
                         edge.prior
                     };
-                    (v, team_total(child.total, child.visits, team), minimax)
+                    (v, v * team_of(child.value, team), minimax)
                 }
             };
             let mean = (total + w * edge.prior) / (visits + w).max(1e-9);
