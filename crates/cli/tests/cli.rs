@@ -164,9 +164,7 @@ fn play_splits_the_computers_search_over_threads_reproducibly() {
         let o = tabula_with_input(
             &[
                 "play",
-                "lytharia",
-                "--mode",
-                "pawn-wars",
+                "skirmish",
                 "--computer",
                 "1,2",
                 "--level",
