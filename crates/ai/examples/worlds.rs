@@ -28,14 +28,17 @@ fn main() {
     let (games, iterations) = (number(1), number(2) as u32);
     let (a_trees, b_trees) = (number(3) as u32, number(4) as u32);
     let seed = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(1u64);
-    let config = |determinized: bool| SearchConfig {
+    let config = |game: &Lytharia, determinized: bool| SearchConfig {
         threads: if determinized { 1 } else { a_trees },
         worlds: if determinized { b_trees } else { 0 },
-        ..SearchConfig::for_game::<Lytharia>(Budget {
-            iterations,
-            time: None,
-            depth: None,
-        })
+        ..SearchConfig::for_game(
+            game,
+            Budget {
+                iterations,
+                time: None,
+                depth: None,
+            },
+        )
     };
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for i in 0..games {
@@ -57,7 +60,7 @@ fn main() {
                 ToAct::Chance => game.sample_chance(&mut chance).expect("chance outcome"),
                 ToAct::Player { player } => {
                     let determinized = game.seating().team(player) != Some(a_team);
-                    let (action, _) = Search::<Lytharia>::new(config(determinized))
+                    let (action, _) = Search::<Lytharia>::new(config(&game, determinized))
                         .choose(&game, player, &mut rng)
                         .expect("an action");
                     action

@@ -196,8 +196,7 @@ fn decide<G: Evaluate>(
         Some(own) => {
             let config = SearchConfig {
                 threads: threads.max(1),
-                worlds: game.worlds(),
-                ..SearchConfig::for_game::<G>(budget.unwrap_or(own))
+                ..SearchConfig::for_game(game, budget.unwrap_or(own))
             };
             let (action, report) = Search::new(config).choose(game, me, rng)?;
             (

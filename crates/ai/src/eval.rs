@@ -39,9 +39,6 @@ pub trait Evaluate: Game {
     /// How many teams' turns that greedy play may cover: 1 is the leaf's own
     /// team's turn only, 2 the other team's reply too.
     const GREEDY_TURNS: u32 = 1;
-    /// Hidden information: 0 is the information set search, k > 0 plain
-    /// determinization over k worlds (see [`crate::SearchConfig::worlds`]).
-    const WORLDS: u32 = 0;
     /// How much a node continuing its team's turn is valued by its best
     /// action rather than its mean (see [`crate::SearchConfig::turn_max`]);
     /// 0 is off.
@@ -51,9 +48,11 @@ pub trait Evaluate: Game {
     /// Grails): positive when team 0 is ahead.
     fn advantage(&self) -> f64;
 
-    /// [`Evaluate::WORLDS`] for this table, where a game's modes differ.
+    /// Hidden information: 0 is the information set search, k > 0 plain
+    /// determinization over k worlds (see [`crate::SearchConfig::worlds`]).
+    /// A method, not a constant, because a game's modes may differ.
     fn worlds(&self) -> u32 {
-        Self::WORLDS
+        0
     }
 }
 
@@ -429,5 +428,25 @@ mod tests {
         assert!(score(&up, Team(0)) > 0.95);
         assert!(score(&up, Team(1)) < 0.05);
         let _ = Player(0);
+    }
+
+    #[test]
+    fn the_search_settings_take_the_lytharian_modes_worlds() {
+        use tabula_lytharia::{LythariaOptions, Mode};
+        let budget = crate::Budget {
+            iterations: 100,
+            time: None,
+            depth: None,
+        };
+        let worlds = |mode| {
+            let game = Lytharia::new(&LythariaOptions {
+                mode,
+                ..Default::default()
+            });
+            crate::SearchConfig::for_game(&game, budget).worlds
+        };
+        assert_eq!(worlds(Mode::Duel), 4);
+        assert_eq!(worlds(Mode::PawnWars), 4);
+        assert_eq!(worlds(Mode::Full), 0);
     }
 }

@@ -63,8 +63,9 @@ pub struct SearchConfig {
 }
 
 impl SearchConfig {
-    /// The settings for game `G` under `budget`.
-    pub fn for_game<G: Evaluate>(budget: Budget) -> Self {
+    /// The settings for `game` (its type's constants, and its mode's
+    /// [`Evaluate::worlds`]) under `budget`.
+    pub fn for_game<G: Evaluate>(game: &G, budget: Budget) -> Self {
         SearchConfig {
             budget,
             rollout: G::ROLLOUT,
@@ -75,7 +76,7 @@ impl SearchConfig {
             implicit_minimax: G::IMPLICIT_MINIMAX,
             greedy_rollout: G::GREEDY_ROLLOUT,
             greedy_turns: G::GREEDY_TURNS,
-            worlds: G::WORLDS,
+            worlds: game.worlds(),
             turn_max: G::TURN_MAX,
         }
     }

@@ -193,7 +193,7 @@ fn hidden_cards_do_not_change_the_choice() {
                 if let (AnyGame::Lytharia(g), AnyGame::Lytharia(o)) = (&game, &other) {
                     let config = SearchConfig {
                         worlds: 2,
-                        ..SearchConfig::for_game::<Lytharia>(small(64).unwrap())
+                        ..SearchConfig::for_game(g, small(64).unwrap())
                     };
                     let pick = |world: &Lytharia| {
                         Search::new(config).choose(world, me, &mut GameRng::from_seed(Seed(7)))
