@@ -208,15 +208,28 @@ fn epoch_the_third_repetition_is_not_made() {
 
 #[test]
 fn epoch_a_side_left_without_a_move_wins_so_the_engine_leaves_one() {
-    // The engine's search scores a position without legal moves as a win
-    // for the side to move (and never prunes by passing, which that rule
-    // would make unsound).
-    let game = Epoch::new(&EpochOptions::default());
-    let mut engine = Engine::<EpochNode>::new(8);
-    let out = epoch_decision(&mut engine, &game, Limits::depth(2), |_| {});
-    let mut legal = Vec::new();
-    game.legal_actions(&mut legal);
-    assert!(legal.contains(&out.best.unwrap()));
+    // Black's Sentinel can take the Legionary on b3, but with the other
+    // Sentinel on d2 that leaves White's Pope in its corner with no legal
+    // move and not in check, which wins for White: the engine must see the
+    // rule and keep a move available (read as a mate, the capture would be
+    // taken at once).
+    let game = epoch("Pa1 Lb3 pm13 sb8 sd2", "b");
+    let mut lure = game.clone();
+    play(&mut lure, "b8xb3");
+    let outcome = lure.outcome().expect("White is left without a move");
+    assert_eq!(outcome.reason, EndReason::Stalemate);
+    assert_eq!(outcome.winner, Some(Team(0)));
+    for depth in 1..=4 {
+        let best = epoch_best(&game, depth);
+        assert_ne!(best, "b8xb3", "depth {depth}");
+        let mut after = game.clone();
+        play(&mut after, &best);
+        let winner = after.outcome().map(|o| o.winner);
+        assert!(
+            matches!(winner, None | Some(Some(Team(1)))),
+            "depth {depth}: {best}"
+        );
+    }
 }
 
 #[test]
