@@ -267,3 +267,30 @@ fn epoch_tactical_generator_gives_exactly_the_tactical_legal_moves() {
         "{positions} {tactical_seen}"
     );
 }
+
+#[test]
+fn epoch_a_won_endgame_is_mated_before_the_no_progress_limit() {
+    // A Herald and two Templars against a bare Pope: a mate no search of a
+    // few plies sees on a 13-square board. Without the evaluation's drive of
+    // the weaker Pope to an edge (and the stronger Pope after it) the engine
+    // shuffled until the no-progress limit drew the game. (Black may lose by
+    // making the third repetition, cornered, rather than by the mate.)
+    let mut game = epoch("Pg1 Hd4 Td5 Te5 pg13", "w");
+    let mut engines = [Engine::<EpochNode>::new(8), Engine::<EpochNode>::new(8)];
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    for ply in 0..400 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let engine = &mut engines[ply % 2];
+        let best = epoch_decision(engine, &game, limits.clone(), |_| {})
+            .best
+            .unwrap();
+        game.apply(&best).unwrap();
+    }
+    let outcome = game.outcome().expect("the game is over");
+    assert_eq!(outcome.winner, Some(Team(0)), "{outcome:?}");
+}

@@ -169,10 +169,13 @@ impl Node for EpochNode {
 /// The evaluation from the side to move's view.
 pub(crate) fn evaluate(pos: &Position) -> Score {
     let mut side = [0i32; 2];
+    let mut popes = [None; 2];
+    let mut material = [0i32; 2];
     let pieces = pos.piece_count() as i32;
     for color in [Color::White, Color::Black] {
         let c = color.index();
         let mut total = 0;
+        let mut total_material = 0;
         let pope = pos
             .occupied_by(color)
             .iter()
@@ -181,7 +184,9 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
             let Some(piece) = pos.piece_at(sq) else {
                 continue;
             };
-            total += worth(pos, piece, sq);
+            let w = worth(pos, piece, sq);
+            total += w;
+            total_material += w;
             match piece.kind {
                 PieceKind::Legionary => {
                     // From rank 3 (2 counted from 0); the last ranks pay most.
@@ -222,8 +227,10 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
             total += (shield.min(4) * 8 - danger * 12) * pieces / 52;
         }
         side[c] = total;
+        popes[c] = pope;
+        material[c] = total_material;
     }
-    let white = side[0] - side[1];
+    let white = side[0] - side[1] + mop_up(pieces, material, popes);
     let tempo = 15;
     let mut s = if pos.side_to_move() == Color::White {
         white
@@ -235,3 +242,30 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
     }
     s + tempo
 }
+
+/// White's mop-up bonus (negative for Black): with little left on the board
+/// and one side clearly ahead, the mate needs the weaker Pope driven to an
+/// edge and the stronger Pope brought up to it. A search a few plies deep
+/// sees neither on a 13-square board, and the no-progress limit then draws
+/// a won game. It fades in from 24 pieces to 16.
+fn mop_up(pieces: i32, material: [Score; 2], popes: [Option<Square>; 2]) -> Score {
+    let lead = material[0] - material[1];
+    if pieces >= 24 || lead.abs() < MOP_UP_LEAD {
+        return 0;
+    }
+    let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
+    let (Some(hunter), Some(prey)) = (popes[strong], popes[weak]) else {
+        return 0;
+    };
+    let centre = |sq: Square| {
+        let d = |x: u8| (i32::from(x) - 6).abs();
+        d(sq.file()).max(d(sq.rank()))
+    };
+    let near = 12 - i32::from(hunter.distance(prey));
+    let bonus = (12 * centre(prey) + 6 * near) * (24 - pieces).min(8) / 8;
+    if strong == 0 { bonus } else { -bonus }
+}
+
+/// The material lead (the book's values, a Legionary 200) from which the
+/// mop-up bonus applies.
+const MOP_UP_LEAD: Score = 500;
