@@ -230,7 +230,7 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
         popes[c] = pope;
         material[c] = total_material;
     }
-    let white = side[0] - side[1] + mop_up(pieces, material, popes);
+    let white = side[0] - side[1] + mop_up(material, popes);
     let tempo = 15;
     let mut s = if pos.side_to_move() == Color::White {
         white
@@ -243,17 +243,18 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
     s + tempo
 }
 
-/// White's mop-up bonus (negative for Black): with little left on the board
-/// and one side clearly ahead, the mate needs the weaker Pope driven to an
-/// edge and the stronger Pope brought up to it. A search a few plies deep
-/// sees neither on a 13-square board, and the no-progress limit then draws
-/// a won game. It fades in from 24 pieces to 16.
-fn mop_up(pieces: i32, material: [Score; 2], popes: [Option<Square>; 2]) -> Score {
+/// White's mop-up bonus (negative for Black): when one side is clearly
+/// ahead and the other has almost nothing left, the mate needs the weaker
+/// Pope driven to an edge and the stronger Pope brought up to it. A search
+/// a few plies deep sees neither on a 13-square board, and the no-progress
+/// limit then draws a won game. Only then: while the weaker side still has
+/// an army, walking the Pope up to the enemy's lost games.
+fn mop_up(material: [Score; 2], popes: [Option<Square>; 2]) -> Score {
     let lead = material[0] - material[1];
-    if pieces >= 24 || lead.abs() < MOP_UP_LEAD {
+    let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
+    if lead.abs() < MOP_UP_LEAD || material[weak] > MOP_UP_WEAK {
         return 0;
     }
-    let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
     let (Some(hunter), Some(prey)) = (popes[strong], popes[weak]) else {
         return 0;
     };
@@ -262,10 +263,13 @@ fn mop_up(pieces: i32, material: [Score; 2], popes: [Option<Square>; 2]) -> Scor
         d(sq.file()).max(d(sq.rank()))
     };
     let near = 12 - i32::from(hunter.distance(prey));
-    let bonus = (12 * centre(prey) + 6 * near) * (24 - pieces).min(8) / 8;
+    let bonus = 12 * centre(prey) + 6 * near;
     if strong == 0 { bonus } else { -bonus }
 }
 
 /// The material lead (the book's values, a Legionary 200) from which the
-/// mop-up bonus applies.
+/// mop-up bonus applies...
 const MOP_UP_LEAD: Score = 500;
+/// ...and the most the weaker side may have left besides its Pope (one
+/// enhanced Herald or Templar, or three Legionaries).
+const MOP_UP_WEAK: Score = 700;
