@@ -256,9 +256,11 @@ fn warrior_king_threats(game: &Warrior) -> [f64; 2] {
         Army::ALL[(mover as usize + 1) % players]
     };
     let mut kings = [0u64; 2];
+    let mut king_of = [0u64; 4];
     for (sq, p) in game.pieces() {
         if p.kind == PieceKind::King {
             kings[usize::from(p.army.team())] |= sq.bit();
+            king_of[p.army.index()] |= sq.bit();
         }
     }
     let mut bonus = [0.0f64; 2];
@@ -271,7 +273,21 @@ fn warrior_king_threats(game: &Warrior) -> [f64; 2] {
         if p.army == next {
             decisive[t] = true;
         } else {
-            bonus[t] += WARRIOR_PRESSURE;
+            // Counting the armies' movements from the next one: an attacker
+            // that moves before the attacked King's own army leaves that
+            // King no flight, only its partner's help (doubles only: with
+            // two armies the attacker is then the next one).
+            let order = |a: Army| (a.index() + players - next.index()) % players;
+            let cornered = (0..players).filter_map(Army::from_index).any(|victim| {
+                victim.team() != p.army.team()
+                    && order(p.army) < order(victim)
+                    && game.reach(sq).1 & king_of[victim.index()] != 0
+            });
+            bonus[t] += if cornered {
+                WARRIOR_CORNERED
+            } else {
+                WARRIOR_PRESSURE
+            };
         }
     }
     for t in 0..2 {
@@ -286,6 +302,9 @@ fn warrior_king_threats(game: &Warrior) -> [f64; 2] {
 const WARRIOR_KING_TAKEN: f64 = 20.0;
 /// A King attacked by an army that moves later: it may still flee.
 const WARRIOR_PRESSURE: f64 = 1.5;
+/// A King attacked by an army that moves before the King's own: only its
+/// partner can still save it.
+const WARRIOR_CORNERED: f64 = 6.0;
 
 impl Evaluate for Covenant {
     // A turn is many activations, each a few actions: every leaf plays the
@@ -428,6 +447,33 @@ mod tests {
         assert!(score(&up, Team(0)) > 0.95);
         assert!(score(&up, Team(1)) < 0.05);
         let _ = Player(0);
+    }
+
+    #[test]
+    fn a_doubles_king_attacked_by_an_army_moving_before_its_own_is_in_danger() {
+        use tabula_warrior::WarriorOptions;
+        // The Red King on e1 is attacked by a Yellow Rook on e4. With Red to
+        // move it can flee; with Blue to move, Yellow moves before Red and
+        // only Green can still save it.
+        let position = |to_act: &str| {
+            let text = format!(
+                "3GK4/8/8/7YK/BK3YWr3/8/8/4RK3 {to_act} move 1,1,0,1 -,-,-,- \
+                 W8r3n2b3s4,W8r3n2b3s4,W8r3n2b3s4,W7r2n2b3s4 -,-,-,- - 0"
+            );
+            Warrior::from_position_text(&text, &WarriorOptions::doubles()).unwrap()
+        };
+        let free = score(&position("R"), Team(0));
+        let cornered = score(&position("B"), Team(0));
+        assert!(
+            cornered < free - 0.05,
+            "cornered {cornered} against free {free}"
+        );
+        // Once Yellow is the next to move, the King is as good as lost.
+        let taken = score(&position("Y"), Team(0));
+        assert!(
+            taken < cornered,
+            "taken {taken} against cornered {cornered}"
+        );
     }
 
     #[test]
