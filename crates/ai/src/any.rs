@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use crate::alphabeta::{ChessNode, Engine, EpochNode, Limits, Node, chess_root, epoch_decision};
 use crate::baseline::{greedy, random};
 use crate::eval::{Evaluate, score};
-use crate::level::{Budget, Level};
+use crate::level::{Budget, Choice, Level};
 use crate::mcts::{Search, SearchConfig};
 
 /// What one decision cost.
@@ -43,19 +43,22 @@ pub fn choose_with(
     budget: Option<Budget>,
     rng: &mut GameRng,
 ) -> Option<(ActionText, Stats)> {
-    choose_on_threads(game, me, level, budget, 1, rng)
+    choose_on_threads(game, me, level, budget, None, 1, rng)
 }
 
 /// [`choose_with`] with the tree search split over `threads` independent
 /// trees searched at once (root parallelism: the budget's iterations are
 /// shared between them and their root statistics summed). The choice
 /// depends only on the seed, `threads` and the budget. The baselines and
-/// the alpha-beta engine ignore `threads`.
+/// the alpha-beta engine ignore `threads`. `choice`, when given, replaces
+/// the level's way of picking the searched action ([`Level::choice`]) in
+/// the tree search (the baselines and the alpha-beta engine ignore it).
 pub fn choose_on_threads(
     game: &AnyGame,
     me: Player,
     level: Level,
     budget: Option<Budget>,
+    choice: Option<Choice>,
     threads: u32,
     rng: &mut GameRng,
 ) -> Option<(ActionText, Stats)> {
@@ -79,12 +82,12 @@ pub fn choose_on_threads(
             EPOCH_ENGINES.give(hash_for(level), engine);
             finish(g, out.best, out.info.depth, out.info.nodes, out.info.score)
         }
-        AnyGame::Chess(g) => decide(g, me, level, budget, threads, rng),
-        AnyGame::Epoch(g) => decide(g, me, level, budget, threads, rng),
-        AnyGame::Warrior(g) => decide(g, me, level, budget, threads, rng),
-        AnyGame::Covenant(g) => decide(g, me, level, budget, threads, rng),
-        AnyGame::Skirmish(g) => decide(g, me, level, budget, threads, rng),
-        AnyGame::Lytharia(g) => decide(g, me, level, budget, threads, rng),
+        AnyGame::Chess(g) => decide(g, me, level, budget, choice, threads, rng),
+        AnyGame::Epoch(g) => decide(g, me, level, budget, choice, threads, rng),
+        AnyGame::Warrior(g) => decide(g, me, level, budget, choice, threads, rng),
+        AnyGame::Covenant(g) => decide(g, me, level, budget, choice, threads, rng),
+        AnyGame::Skirmish(g) => decide(g, me, level, budget, choice, threads, rng),
+        AnyGame::Lytharia(g) => decide(g, me, level, budget, choice, threads, rng),
     }
 }
 
@@ -182,6 +185,7 @@ fn decide<G: Evaluate>(
     me: Player,
     level: Level,
     budget: Option<Budget>,
+    choice: Option<Choice>,
     threads: u32,
     rng: &mut GameRng,
 ) -> Option<(ActionText, Stats)> {
@@ -196,6 +200,7 @@ fn decide<G: Evaluate>(
         Some(own) => {
             let config = SearchConfig {
                 threads: threads.max(1),
+                choice: choice.unwrap_or(level.choice()),
                 ..SearchConfig::for_game(game, budget.unwrap_or(own))
             };
             let (action, report) = Search::new(config).choose(game, me, rng)?;

@@ -71,6 +71,27 @@ impl Level {
         })
     }
 
+    /// How the tree search picks the action it plays at this level (see
+    /// [`Choice`]): hard and expert play the most searched action; medium
+    /// and easy draw among the actions searched about as good as the best,
+    /// so that where more iterations no longer make a stronger player (a
+    /// game much decided by chance, or one whose turn completion decides)
+    /// the levels still differ by design (docs/ai.md, "Levels and
+    /// budgets").
+    pub const fn choice(self) -> Choice {
+        match self {
+            Level::Easy => Choice {
+                temperature: 1.0,
+                margin: 0.2,
+            },
+            Level::Medium => Choice {
+                temperature: 1.0,
+                margin: 0.08,
+            },
+            _ => Choice::BEST,
+        }
+    }
+
     /// The alpha-beta engine's nodes a decision at this level (chess and
     /// Epoch, hard and expert only): a node count, not a time, so the same
     /// position gives the same move on any machine (docs/ai.md).
@@ -102,6 +123,30 @@ impl FromStr for Level {
             .find(|l| l.as_str() == s.trim().to_ascii_lowercase())
             .ok_or_else(|| UnknownLevel(s.to_owned()))
     }
+}
+
+/// How a tree search picks the action it plays from the root's searched
+/// actions. Only actions whose searched value (the searcher's team's
+/// expected score, 0 to 1) is within `margin` of the best action's take
+/// part, so an action clearly better than the rest, such as a win in one,
+/// is always played; among them one is drawn with probability
+/// proportional to its visits to the power `1 / temperature` (AlphaZero's
+/// move temperature). A temperature of 0 plays the most searched action.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Choice {
+    /// 0: the most searched action; t > 0: visits^(1/t).
+    pub temperature: f64,
+    /// How far below the best action's value an action may be and still be
+    /// drawn.
+    pub margin: f64,
+}
+
+impl Choice {
+    /// Always the most searched action.
+    pub const BEST: Choice = Choice {
+        temperature: 0.0,
+        margin: 0.0,
+    };
 }
 
 /// How much one decision may search: iterations (the alpha-beta engine's

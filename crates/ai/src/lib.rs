@@ -51,5 +51,5 @@ pub use any::{
 };
 pub use baseline::{greedy, random};
 pub use eval::{Evaluate, score};
-pub use level::{Budget, Level, UnknownLevel};
+pub use level::{Budget, Choice, Level, UnknownLevel};
 pub use mcts::{Search, SearchConfig, SearchReport};

@@ -14,7 +14,7 @@ use std::time::Instant;
 use tabula_core::{Game, GameRng, Player, Team, ToAct};
 
 use crate::eval::{Evaluate, score};
-use crate::level::Budget;
+use crate::level::{Budget, Choice};
 
 /// Search settings besides the budget.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,6 +60,8 @@ pub struct SearchConfig {
     /// is one choice, so its later decisions are a max, not an average of
     /// the explored ones (0: plain mean).
     pub turn_max: f64,
+    /// How the action played is picked from the root's searched actions.
+    pub choice: Choice,
 }
 
 impl SearchConfig {
@@ -78,6 +80,7 @@ impl SearchConfig {
             greedy_turns: G::GREEDY_TURNS,
             worlds: game.worlds(),
             turn_max: G::TURN_MAX,
+            choice: Choice::BEST,
         }
     }
 }
@@ -117,6 +120,46 @@ impl<A> RootStat<A> {
             self.total / f64::from(self.visits)
         }
     }
+}
+
+/// Whether `action` ends `game` at once with a win for `team`.
+fn wins_at_once<G: Game>(game: &G, action: &G::Action, team: Team) -> bool {
+    let mut after = game.clone();
+    after.apply_unchecked(action);
+    matches!(after.to_act(), ToAct::Over { outcome } if outcome.winner == Some(team))
+}
+
+/// A searched root action legal in the real state, drawn by `choice`;
+/// `None` when none was searched.
+fn draw<'s, A: PartialEq>(
+    stats: &'s [RootStat<A>],
+    legal: &[A],
+    choice: Choice,
+    rng: &mut GameRng,
+) -> Option<&'s RootStat<A>> {
+    let searched = || {
+        stats
+            .iter()
+            .filter(|s| s.visits > 0 && legal.contains(&s.action))
+    };
+    // The best by visits, as the plain choice; its value sets the bar.
+    let top = searched().max_by_key(|s| s.visits)?;
+    let bar = top.value() - choice.margin;
+    let near = || searched().filter(move |s| s.value() >= bar);
+    // Relative to the most visits, so the powers stay within range.
+    let most = f64::from(top.visits);
+    let weight = |s: &RootStat<A>| (f64::from(s.visits) / most).powf(1.0 / choice.temperature);
+    let total: f64 = near().map(weight).sum();
+    let mut left = rng.unit_f64() * total;
+    let mut last = None;
+    for stat in near() {
+        left -= weight(stat);
+        last = Some(stat);
+        if left < 0.0 {
+            break;
+        }
+    }
+    last.or(Some(top))
 }
 
 #[derive(Debug)]
@@ -219,6 +262,15 @@ impl<G: Evaluate> Search<G> {
             };
             (self.root_stats(team), report)
         };
+        // A level that draws among near-best actions still never passes up
+        // a win on the spot: it draws only when no action wins at once.
+        if self.config.choice.temperature > 0.0
+            && !legal.iter().any(|a| wins_at_once(game, a, team))
+            && let Some(stat) = draw(&stats, &legal, self.config.choice, rng)
+        {
+            let (action, value) = (stat.action.clone(), stat.value());
+            return Some((action, SearchReport { value, ..report }));
+        }
         // The most searched action that is legal in the real state (every
         // world keeps `me`'s own options, but be sure).
         let mut best: Option<&RootStat<G::Action>> = None;
@@ -679,5 +731,84 @@ fn team_total(total0: f64, visits: u32, team: Team) -> f64 {
         total0
     } else {
         f64::from(visits) - total0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stat(action: u8, visits: u32, value: f64) -> RootStat<u8> {
+        RootStat {
+            action,
+            visits,
+            total: value * f64::from(visits),
+            prior: 0.5,
+        }
+    }
+
+    /// How often each of the actions 0..4 is drawn over 2,000 draws.
+    fn counts(stats: &[RootStat<u8>], legal: &[u8], choice: Choice) -> [u32; 4] {
+        let mut rng = GameRng::from_seed(tabula_core::Seed(9));
+        let mut counts = [0; 4];
+        for _ in 0..2000 {
+            let drawn = draw(stats, legal, choice, &mut rng).unwrap();
+            counts[usize::from(drawn.action)] += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn a_drawn_action_is_near_the_best_and_drawn_by_its_visits() {
+        // 0 is the most searched; 1 is nearly as good; 2 is searched
+        // almost as much but clearly worse; 3 was never searched.
+        let stats = [
+            stat(0, 400, 0.70),
+            stat(1, 200, 0.66),
+            stat(2, 380, 0.50),
+            stat(3, 0, 0.99),
+        ];
+        let legal = [0, 1, 2, 3];
+        let c = counts(
+            &stats,
+            &legal,
+            Choice {
+                temperature: 1.0,
+                margin: 0.08,
+            },
+        );
+        assert_eq!((c[2], c[3]), (0, 0), "{c:?}");
+        // Visits 400 : 200, so about two to one.
+        assert!((1250..1420).contains(&c[0]), "{c:?}");
+        // A lower temperature sharpens it: 400² : 200², four to one.
+        let sharp = counts(
+            &stats,
+            &legal,
+            Choice {
+                temperature: 0.5,
+                margin: 0.08,
+            },
+        );
+        assert!((1520..1680).contains(&sharp[0]), "{sharp:?}");
+        // With a wide margin the worse action is drawn by its visits too.
+        let wide = counts(
+            &stats,
+            &legal,
+            Choice {
+                temperature: 1.0,
+                margin: 0.3,
+            },
+        );
+        assert!((700..850).contains(&wide[2]), "{wide:?}");
+        // An action not legal in the real state is never drawn.
+        let only = counts(
+            &stats,
+            &[1, 2],
+            Choice {
+                temperature: 1.0,
+                margin: 0.3,
+            },
+        );
+        assert_eq!((only[0], only[3]), (0, 0), "{only:?}");
     }
 }

@@ -1,7 +1,9 @@
 //! The computer players as a player meets them: legal, reproducible, blind
 //! to hidden cards, and taking a win when one is on the board.
 
-use tabula_ai::{Budget, Level, Search, SearchConfig, choose, choose_on_threads, choose_with};
+use tabula_ai::{
+    Budget, Choice, Level, Search, SearchConfig, choose, choose_on_threads, choose_with,
+};
 use tabula_core::{GameId, GameRng, Player, Seed, ToAct, Viewer};
 use tabula_games::AnyGame;
 use tabula_lytharia::Lytharia;
@@ -306,6 +308,7 @@ fn root_parallel_search_is_reproducible_and_still_finds_the_mate() {
                 Player(1),
                 Level::Medium,
                 small(4000),
+                None,
                 threads,
                 &mut rng,
             )
@@ -330,10 +333,51 @@ fn root_parallel_search_is_reproducible_and_still_finds_the_mate() {
         let me = game.to_act().player().unwrap();
         let pick = || {
             let mut rng = GameRng::from_seed(Seed(3));
-            choose_on_threads(&game, me, Level::Medium, small(300), 2, &mut rng).unwrap()
+            choose_on_threads(&game, me, Level::Medium, small(300), None, 2, &mut rng).unwrap()
         };
         let first = pick();
         assert!(game.legal_actions().contains(&first.0), "{id} {options:?}");
         assert_eq!(pick(), first, "{id} {options:?}");
+    }
+}
+
+/// The first moves `level` plays from `text` over seeds 0..12, with
+/// `choice` replacing the level's.
+fn first_moves(text: &str, level: Level, choice: Option<Choice>) -> Vec<String> {
+    let game = AnyGame::from_text(GameId::Chess, text, &[]).unwrap();
+    let me = game.to_act().player().unwrap();
+    (0..12)
+        .map(|seed| {
+            let mut rng = GameRng::from_seed(Seed(seed));
+            choose_on_threads(&game, me, level, small(3000), choice, 1, &mut rng)
+                .unwrap()
+                .0
+                .canonical
+        })
+        .collect()
+}
+
+#[test]
+fn the_lower_levels_vary_among_near_best_moves_but_not_past_a_clearly_best_one() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let distinct = |moves: &[String]| {
+        let mut m = moves.to_vec();
+        m.sort();
+        m.dedup();
+        m.len()
+    };
+    // From the start the most searched move is one move whatever the seed;
+    // medium and easy draw among the moves searched about as good.
+    let best = first_moves(start, Level::Medium, Some(Choice::BEST));
+    assert_eq!(distinct(&best), 1, "{best:?}");
+    for level in [Level::Medium, Level::Easy] {
+        let moves = first_moves(start, level, None);
+        assert!(distinct(&moves) >= 3, "{level}: {moves:?}");
+    }
+    // The Black Queen on d4 hangs to e3xd4: every level takes it.
+    let queen = "rnb1kbnr/pppp1ppp/8/4p3/3q4/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 3";
+    for level in [Level::Medium, Level::Easy] {
+        let moves = first_moves(queen, level, None);
+        assert!(moves.iter().all(|m| m == "e3d4"), "{level}: {moves:?}");
     }
 }

@@ -16,14 +16,16 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use tabula_ai::{Budget, Level};
+use tabula_ai::{Budget, Choice, Level};
 use tabula_core::{GameRng, Seed, Team, ToAct};
 use tabula_games::AnyGame;
 use tabula_store::{Record, RecordResult, RecordedAction};
 
 /// One side of a match: a level, optionally with its own iteration budget
 /// (`medium:500`; for chess and Epoch at hard and expert, nodes) or, for
-/// the alpha-beta levels, a fixed depth (`expert:d3`).
+/// the alpha-beta levels, a fixed depth (`expert:d3`), and optionally the
+/// tree search's way of picking its action replaced (`medium@1/0.08`: move
+/// temperature 1, margin 0.08; `medium@0/0` plays the most searched).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spec {
     /// The level.
@@ -32,11 +34,38 @@ pub struct Spec {
     pub iterations: Option<u32>,
     /// The alpha-beta engine's fixed depth.
     pub depth: Option<u32>,
+    /// The tree search's choice replacing the level's.
+    pub choice: Option<Choice>,
+}
+
+/// `T/M` of a spec's `@T/M`.
+fn parse_choice(text: &str, spec: &str) -> Result<Choice> {
+    let (t, m) = text
+        .split_once('/')
+        .with_context(|| format!("'{spec}': the choice is TEMPERATURE/MARGIN, as in @1/0.08"))?;
+    let number = |x: &str, what: &str| -> Result<f64> {
+        let v: f64 = x
+            .trim()
+            .parse()
+            .with_context(|| format!("'{x}' in '{spec}' is not a {what}"))?;
+        if !(0.0..=100.0).contains(&v) {
+            bail!("'{spec}': the {what} must be 0 to 100");
+        }
+        Ok(v)
+    };
+    Ok(Choice {
+        temperature: number(t, "temperature")?,
+        margin: number(m, "margin")?,
+    })
 }
 
 impl std::str::FromStr for Spec {
     type Err = anyhow::Error;
-    fn from_str(s: &str) -> Result<Self> {
+    fn from_str(spec: &str) -> Result<Self> {
+        let (s, choice) = match spec.split_once('@') {
+            Some((s, c)) => (s, Some(parse_choice(c, spec)?)),
+            None => (spec, None),
+        };
         let (name, iterations, depth) = match s.split_once(':') {
             Some((name, d)) if d.trim().starts_with('d') => {
                 let d: u32 = d.trim()[1..]
@@ -66,10 +95,14 @@ impl std::str::FromStr for Spec {
         if depth.is_some() && level.nodes().is_none() {
             bail!("'{s}': only hard and expert (the alpha-beta engine) take a depth");
         }
+        if choice.is_some() && !Level::PLAYABLE.contains(&level) {
+            bail!("'{spec}': only easy, medium, hard and expert take a choice");
+        }
         Ok(Spec {
             level,
             iterations,
             depth,
+            choice,
         })
     }
 }
@@ -77,9 +110,13 @@ impl std::str::FromStr for Spec {
 impl std::fmt::Display for Spec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self.iterations, self.depth) {
-            (_, Some(d)) => write!(f, "{}:d{d}", self.level),
-            (Some(n), None) => write!(f, "{}:{n}", self.level),
-            (None, None) => write!(f, "{}", self.level),
+            (_, Some(d)) => write!(f, "{}:d{d}", self.level)?,
+            (Some(n), None) => write!(f, "{}:{n}", self.level)?,
+            (None, None) => write!(f, "{}", self.level)?,
+        }
+        match self.choice {
+            Some(c) => write!(f, "@{}/{}", c.temperature, c.margin),
+            None => Ok(()),
         }
     }
 }
@@ -273,6 +310,7 @@ fn play_one(start: &AnyGame, options: &MatchOptions, index: usize) -> Result<Gam
                     player,
                     spec.level,
                     budget,
+                    spec.choice,
                     options.search_threads,
                     rng,
                 )
@@ -598,5 +636,22 @@ mod tests {
         assert_eq!(d.to_string(), "expert:d3");
         assert!("medium:d3".parse::<Spec>().is_err());
         assert!("hard:d0".parse::<Spec>().is_err());
+        let c: Spec = "medium:500@0.5/0.1".parse().unwrap();
+        assert_eq!(
+            (c.iterations, c.choice),
+            (
+                Some(500),
+                Some(Choice {
+                    temperature: 0.5,
+                    margin: 0.1
+                })
+            )
+        );
+        assert_eq!(c.to_string(), "medium:500@0.5/0.1");
+        assert_eq!("easy".parse::<Spec>().unwrap().choice, None);
+        for bad in ["medium@1", "medium@x/0.1", "medium@1/-2", "greedy@1/0.1"] {
+            let err = bad.parse::<Spec>().unwrap_err();
+            assert!(err.to_string().contains(bad), "{bad}: {err}");
+        }
     }
 }

@@ -152,7 +152,9 @@ pub enum Command {
         game: GameArgs,
         /// The first player: a level (random, greedy, easy, medium, hard, expert),
         /// optionally with an iteration budget (`medium:500`; nodes for
-        /// chess and Epoch at hard and expert) or a depth (`expert:d3`).
+        /// chess and Epoch at hard and expert) or a depth (`expert:d3`),
+        /// and the tree search's choice replaced by `@TEMPERATURE/MARGIN`
+        /// (`medium@0/0` plays the most searched action).
         #[arg(long, value_name = "SPEC")]
         a: crate::arena::Spec,
         /// The second player, as `--a`.

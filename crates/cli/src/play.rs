@@ -792,7 +792,7 @@ pub fn computer_choice(
     search_threads: u32,
     rng: &mut GameRng,
 ) -> Result<ActionText> {
-    tabula_ai::choose_on_threads(game, me, level, None, search_threads, rng)
+    tabula_ai::choose_on_threads(game, me, level, None, None, search_threads, rng)
         .map(|(action, _)| action)
         .ok_or_else(|| anyhow::anyhow!("the computer has no legal action"))
 }
