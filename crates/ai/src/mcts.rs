@@ -748,7 +748,11 @@ mod tests {
     }
 
     /// How often each of the actions 0..4 is drawn over 2,000 draws.
-    fn counts(stats: &[RootStat<u8>], legal: &[u8], choice: Choice) -> [u32; 4] {
+    fn counts(stats: &[RootStat<u8>], legal: &[u8], temperature: f64, margin: f64) -> [u32; 4] {
+        let choice = Choice {
+            temperature,
+            margin,
+        };
         let mut rng = GameRng::from_seed(tabula_core::Seed(9));
         let mut counts = [0; 4];
         for _ in 0..2000 {
@@ -769,46 +773,18 @@ mod tests {
             stat(3, 0, 0.99),
         ];
         let legal = [0, 1, 2, 3];
-        let c = counts(
-            &stats,
-            &legal,
-            Choice {
-                temperature: 1.0,
-                margin: 0.08,
-            },
-        );
+        let c = counts(&stats, &legal, 1.0, 0.08);
         assert_eq!((c[2], c[3]), (0, 0), "{c:?}");
         // Visits 400 : 200, so about two to one.
         assert!((1250..1420).contains(&c[0]), "{c:?}");
         // A lower temperature sharpens it: 400² : 200², four to one.
-        let sharp = counts(
-            &stats,
-            &legal,
-            Choice {
-                temperature: 0.5,
-                margin: 0.08,
-            },
-        );
+        let sharp = counts(&stats, &legal, 0.5, 0.08);
         assert!((1520..1680).contains(&sharp[0]), "{sharp:?}");
         // With a wide margin the worse action is drawn by its visits too.
-        let wide = counts(
-            &stats,
-            &legal,
-            Choice {
-                temperature: 1.0,
-                margin: 0.3,
-            },
-        );
+        let wide = counts(&stats, &legal, 1.0, 0.3);
         assert!((700..850).contains(&wide[2]), "{wide:?}");
         // An action not legal in the real state is never drawn.
-        let only = counts(
-            &stats,
-            &[1, 2],
-            Choice {
-                temperature: 1.0,
-                margin: 0.3,
-            },
-        );
+        let only = counts(&stats, &[1, 2], 1.0, 0.3);
         assert_eq!((only[0], only[3]), (0, 0), "{only:?}");
     }
 }
