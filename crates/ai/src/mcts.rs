@@ -122,13 +122,6 @@ impl<A> RootStat<A> {
     }
 }
 
-/// Whether `action` ends `game` at once with a win for `team`.
-fn wins_at_once<G: Game>(game: &G, action: &G::Action, team: Team) -> bool {
-    let mut after = game.clone();
-    after.apply_unchecked(action);
-    matches!(after.to_act(), ToAct::Over { outcome } if outcome.winner == Some(team))
-}
-
 /// A searched root action legal in the real state, drawn by `choice`;
 /// `None` when none was searched.
 fn draw<'s, A: PartialEq>(
@@ -142,9 +135,17 @@ fn draw<'s, A: PartialEq>(
             .iter()
             .filter(|s| s.visits > 0 && legal.contains(&s.action))
     };
-    // The best by visits, as the plain choice; its value sets the bar.
+    // The best by visits, as the plain choice; its value sets the bar. An
+    // action whose every visit was a win (a win on the spot, in every
+    // world searched) is never passed up for a merely near one: the
+    // search's own evidence, so nothing hidden is read.
     let top = searched().max_by_key(|s| s.visits)?;
-    let bar = top.value() - choice.margin;
+    let sure = searched().any(|s| s.total >= f64::from(s.visits));
+    let bar = if sure {
+        1.0
+    } else {
+        top.value() - choice.margin
+    };
     let near = || searched().filter(move |s| s.value() >= bar);
     // Relative to the most visits, so the powers stay within range.
     let most = f64::from(top.visits);
@@ -262,10 +263,7 @@ impl<G: Evaluate> Search<G> {
             };
             (self.root_stats(team), report)
         };
-        // A level that draws among near-best actions still never passes up
-        // a win on the spot: it draws only when no action wins at once.
         if self.config.choice.temperature > 0.0
-            && !legal.iter().any(|a| wins_at_once(game, a, team))
             && let Some(stat) = draw(&stats, &legal, self.config.choice, rng)
         {
             let (action, value) = (stat.action.clone(), stat.value());
@@ -783,6 +781,10 @@ mod tests {
         // With a wide margin the worse action is drawn by its visits too.
         let wide = counts(&stats, &legal, 1.0, 0.3);
         assert!((700..850).contains(&wide[2]), "{wide:?}");
+        // An action that won every visit is the only kind drawn.
+        let won = [stat(0, 400, 0.97), stat(1, 30, 1.0), stat(2, 300, 0.95)];
+        let sure = counts(&won, &legal, 1.0, 0.2);
+        assert_eq!(sure[1], 2000, "{sure:?}");
         // An action not legal in the real state is never drawn.
         let only = counts(&stats, &[1, 2], 1.0, 0.3);
         assert_eq!((only[0], only[3]), (0, 0), "{only:?}");
