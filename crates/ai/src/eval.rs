@@ -267,7 +267,8 @@ fn warrior_king_threats(game: &Warrior) -> [f64; 2] {
     let mut decisive = [false; 2];
     for (sq, p) in game.pieces() {
         let t = usize::from(p.army.team());
-        if game.reach(sq).1 & kings[1 - t] == 0 {
+        let reach = game.reach(sq).1;
+        if reach & kings[1 - t] == 0 {
             continue;
         }
         if p.army == next {
@@ -281,7 +282,7 @@ fn warrior_king_threats(game: &Warrior) -> [f64; 2] {
             let cornered = (0..players).filter_map(Army::from_index).any(|victim| {
                 victim.team() != p.army.team()
                     && order(p.army) < order(victim)
-                    && game.reach(sq).1 & king_of[victim.index()] != 0
+                    && reach & king_of[victim.index()] != 0
             });
             bonus[t] += if cornered {
                 WARRIOR_CORNERED
