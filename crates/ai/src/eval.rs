@@ -43,6 +43,11 @@ pub trait Evaluate: Game {
     /// action rather than its mean (see [`crate::SearchConfig::turn_max`]);
     /// 0 is off.
     const TURN_MAX: f64 = 0.0;
+    /// Whether an action leading to a chance node with exact odds (a
+    /// skirmish's roll) is judged by the expectation over its outcomes
+    /// rather than by the state before the roll, in the search's priors and
+    /// its greedy turn completion.
+    const EXPECTED_CHANCE: bool = false;
 
     /// Team 0's advantage over team 1 in the game's own units (pawns,
     /// Grails): positive when team 0 is ahead.
@@ -127,6 +132,9 @@ impl Evaluate for Chess {
 impl Evaluate for Skirmish {
     const ITERATIONS: u32 = 6000;
     const SCALE: f64 = 3.0;
+    // A capture is an attempt: before the roll the board is unchanged, so
+    // without the odds every attempt would look like a quiet move.
+    const EXPECTED_CHANCE: bool = true;
 
     fn advantage(&self) -> f64 {
         // The book's own values (the King's is an option) are what the dice

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use tabula_core::{Game, GameRng, Player, Team, ToAct};
+use tabula_core::{ChanceModel, Game, GameRng, Player, Team, ToAct};
 
 use crate::eval::{Evaluate, score};
 use crate::level::{Budget, Choice};
@@ -423,6 +423,35 @@ impl<G: Evaluate> Search<G> {
         score(game, team)
     }
 
+    /// The value for `team` of the state an action led to: where that is a
+    /// roll with exact odds and the game asks for it
+    /// ([`Evaluate::EXPECTED_CHANCE`]), the expectation over the outcomes,
+    /// each distinct result (by key) evaluated once.
+    fn judge(&mut self, after: &G, team: Team) -> f64 {
+        if G::EXPECTED_CHANCE
+            && let ChanceModel::Exact(outcomes) = after.chance()
+        {
+            let mut seen: Vec<(u64, f64)> = Vec::new();
+            let mut sum = 0.0;
+            for (outcome, p) in &outcomes {
+                let mut next = after.clone();
+                next.apply_unchecked(outcome);
+                let key = next.key();
+                let v = match seen.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, v)) => v,
+                    None => {
+                        let v = self.evaluate(&next, team);
+                        seen.push((key, v));
+                        v
+                    }
+                };
+                sum += p.to_f64() * v;
+            }
+            return sum;
+        }
+        self.evaluate(after, team)
+    }
+
     fn iterate(&mut self, mut world: G, rng: &mut GameRng) {
         let mut path: Vec<u32> = vec![0];
         let mut node = 0u32;
@@ -620,7 +649,7 @@ impl<G: Evaluate> Search<G> {
             for (i, a) in actions.iter().enumerate() {
                 let mut after = world.clone();
                 after.apply_unchecked(a);
-                let v = self.evaluate(&after, team);
+                let v = self.judge(&after, team);
                 if best.is_none_or(|(_, b)| v > b) {
                     best = Some((i, v));
                 }
@@ -650,7 +679,7 @@ impl<G: Evaluate> Search<G> {
                     let prior = if self.config.prior_weight > 0.0 {
                         let mut after = world.clone();
                         after.apply_unchecked(action);
-                        self.evaluate(&after, team)
+                        self.judge(&after, team)
                     } else {
                         0.5
                     };

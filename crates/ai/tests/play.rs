@@ -381,3 +381,32 @@ fn the_lower_levels_vary_among_near_best_moves_but_not_past_a_clearly_best_one()
         assert!(moves.iter().all(|m| m == "e3d4"), "{level}: {moves:?}");
     }
 }
+
+#[test]
+fn a_skirmish_is_judged_by_its_odds_before_it_is_searched() {
+    // The Queen's attempt on the undefended Rook wins it for certain (9 and
+    // the attack bonus against 5, one die each); before the roll the board
+    // is unchanged, so only the odds can tell that attempt from a quiet
+    // move. With one iteration the search plays the action it judged best
+    // on sight, from its evaluation of each action's result.
+    let game = AnyGame::from_text(
+        GameId::Skirmish,
+        "4k3/8/8/3r4/8/8/8/3QK3 w - - 0 1 - act - -",
+        &[],
+    )
+    .unwrap();
+    for seed in 0..4 {
+        let mut rng = GameRng::from_seed(Seed(seed));
+        let (choice, _) = choose_on_threads(
+            &game,
+            Player(0),
+            Level::Hard,
+            small(1),
+            Some(Choice::BEST),
+            1,
+            &mut rng,
+        )
+        .unwrap();
+        assert_eq!(choice.canonical, "d1d5", "seed {seed}");
+    }
+}
