@@ -2,19 +2,27 @@
 //! `stockfish`) at a fixed time a move and a `Skill Level`, colours
 //! alternating, the rules and results read by `tabula_chess`.
 //!
-//! `cargo run --release -p tabula-ai --example stockfish_match -- GAMES MS SKILL [ENGINE]`
-//! prints one line a game and the total from tabula's side.
+//! `cargo run --release -p tabula-ai --example stockfish_match -- GAMES MS SKILL [ENGINE] [FIRST]`
+//! plays games FIRST.. FIRST+GAMES-1 (so one series can be split between
+//! processes: game g's opening and colours depend on g alone) and prints one
+//! line a game and the total from tabula's side.
+//!
+//! A game is adjudicated, as match tools do (cutechess-cli's `-resign`), once
+//! both engines have agreed for four moves each that one side is ahead by
+//! `RESIGN_CP` or more: a won game then ends in minutes of a core fewer,
+//! which is what makes a series at 1 s a move fit on two cores.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tabula_ai::alphabeta::{ChessNode, Engine, Limits, chess_root};
 use tabula_chess::{Chess, ChessAction, UciMove};
 use tabula_core::{Game, Team};
 
-/// A few opening moves so the games differ from the first move on.
-const OPENINGS: [&str; 8] = [
+/// A few opening moves so the games differ from the first move on (the
+/// first eight were the whole list before adjudication came in).
+const OPENINGS: [&str; 16] = [
     "e2e4 e7e5",
     "d2d4 d7d5",
     "e2e4 c7c5",
@@ -23,7 +31,22 @@ const OPENINGS: [&str; 8] = [
     "g1f3 d7d5",
     "e2e4 e7e6",
     "e2e4 c7c6",
+    "d2d4 e7e6",
+    "c2c4 c7c5",
+    "g1f3 g8f6",
+    "e2e4 d7d6",
+    "d2d4 d7d6",
+    "e2e4 g8f6",
+    "c2c4 g8f6",
+    "g2g3 d7d5",
 ];
+
+/// The advantage both engines must see for a game to be adjudicated.
+const RESIGN_CP: i32 = 1_000;
+/// Consecutive plies (both engines' moves) that must agree on it.
+const RESIGN_PLIES: i32 = 8;
+/// A mate score, as far as adjudication is concerned.
+const MATE_CP: i32 = 30_000;
 
 struct Uci {
     input: ChildStdin,
@@ -47,6 +70,46 @@ impl Uci {
             }
         }
     }
+
+    /// The engine's move and its score for the side to move (centipawns;
+    /// a mate as `MATE_CP`), from its last principal line: with a Skill
+    /// Level stockfish searches four lines and reports each, and the first
+    /// is its own judgement of the position whatever move it then picks.
+    fn think(&mut self) -> (String, Option<i32>) {
+        let mut score = None;
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line).expect("engine output") == 0 {
+                panic!("the engine ended before 'bestmove'");
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.first() {
+                Some(&"bestmove") => {
+                    let best = words.get(1).expect("bestmove").to_string();
+                    return (best, score);
+                }
+                Some(&"info") => {
+                    let first_line = words
+                        .iter()
+                        .position(|w| *w == "multipv")
+                        .is_none_or(|i| words.get(i + 1) == Some(&"1"));
+                    if let Some(i) = words.iter().position(|w| *w == "score")
+                        && first_line
+                    {
+                        let value = words.get(i + 2).and_then(|v| v.parse::<i32>().ok());
+                        score = match (words.get(i + 1), value) {
+                            (Some(&"cp"), Some(v)) => Some(v),
+                            (Some(&"mate"), Some(v)) => {
+                                Some(if v > 0 { MATE_CP } else { -MATE_CP })
+                            }
+                            _ => score,
+                        };
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 fn main() {
@@ -60,6 +123,7 @@ fn main() {
         .get(4)
         .cloned()
         .unwrap_or_else(|| "stockfish".to_owned());
+    let first = number(5, 0) as usize;
 
     let mut child = Command::new(&program)
         .stdin(Stdio::piped())
@@ -80,7 +144,8 @@ fn main() {
 
     let mut engine = Engine::<ChessNode>::new(32);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for g in 0..games {
+    let (mut our_time, mut our_moves) = (Duration::ZERO, 0u32);
+    for g in first..first + games {
         let ours = Team((g % 2) as u8);
         let mut game = Chess::new(&Default::default());
         let mut moves: Vec<String> = Vec::new();
@@ -91,26 +156,49 @@ fn main() {
         }
         engine.clear();
         other.send("ucinewgame");
+        // Plies in a row whose mover saw tabula ahead (positive) or behind
+        // (negative) by RESIGN_CP or more.
+        let mut streak = 0i32;
+        let mut adjudicated = None;
         while game.outcome().is_none() && moves.len() < 400 {
             let mover = Team(game.position().turn().index() as u8);
-            let text = if mover == ours {
+            let (text, score) = if mover == ours {
+                let start = Instant::now();
                 let out = engine.search(
                     &chess_root(&game),
                     Limits::move_time(Duration::from_millis(ms)),
                     |_| {},
                 );
-                UciMove::from(out.best.expect("a legal move")).to_string()
+                our_time += start.elapsed();
+                our_moves += 1;
+                let best = UciMove::from(out.best.expect("a legal move")).to_string();
+                (best, Some(out.info.score))
             } else {
                 other.send(&format!("position startpos moves {}", moves.join(" ")));
                 other.send(&format!("go movetime {ms}"));
-                let line = other.until("bestmove");
-                line.split_whitespace().nth(1).expect("bestmove").to_owned()
+                let (best, score) = other.think();
+                (best, score.map(|s| -s))
             };
             let action: ChessAction = game.parse_action(&text).expect("a legal move");
             game.apply(&action).expect("a legal move");
             moves.push(text);
+            streak = match score {
+                Some(s) if s >= RESIGN_CP => streak.max(0) + 1,
+                Some(s) if s <= -RESIGN_CP => streak.min(0) - 1,
+                _ => 0,
+            };
+            if streak.abs() >= RESIGN_PLIES {
+                adjudicated = Some(if streak > 0 { ours } else { Team(1 - ours.0) });
+                break;
+            }
         }
-        let result = match game.outcome().and_then(|o| o.winner) {
+        let how = match (game.outcome(), adjudicated) {
+            (Some(o), _) => format!("{:?}", o.reason),
+            (None, Some(_)) => "adjudicated".to_owned(),
+            (None, None) => "400 plies".to_owned(),
+        };
+        let winner = game.outcome().map_or(adjudicated, |o| o.winner);
+        let result = match winner {
             Some(t) if t == ours => {
                 wins += 1;
                 "win"
@@ -125,17 +213,19 @@ fn main() {
             }
         };
         println!(
-            "game {}: tabula {} {result} in {} plies",
+            "game {}: tabula {} {result} in {} plies ({how}), opening {}",
             g + 1,
             if ours == Team(0) { "white" } else { "black" },
-            moves.len()
+            moves.len(),
+            OPENINGS[(g / 2) % OPENINGS.len()]
         );
     }
     other.send("quit");
     let _ = child.wait();
     let score = (wins as f64 + draws as f64 / 2.0) / games.max(1) as f64;
     println!(
-        "skill {skill}, {ms} ms a move: tabula +{wins} ={draws} -{losses}, score {:.1}%",
-        score * 100.0
+        "skill {skill}, {ms} ms a move: tabula +{wins} ={draws} -{losses}, score {:.1}%, tabula {:.0} ms a move",
+        score * 100.0,
+        our_time.as_secs_f64() * 1000.0 / f64::from(our_moves.max(1))
     );
 }

@@ -145,7 +145,9 @@ impl Limits {
         }
     }
 
-    /// A fixed time a move.
+    /// A fixed time a move, all of it used: time not spent on this move is
+    /// not saved for a later one, so iterations go on until it is up (an
+    /// interrupted iteration still counts where it changed the best move).
     pub fn move_time(time: Duration) -> Limits {
         // A little is kept back for the answer to travel.
         let t = time
@@ -153,7 +155,7 @@ impl Limits {
             .max(Duration::from_millis(1));
         Limits {
             hard_time: Some(t),
-            soft_time: Some(t),
+            soft_time: None,
             ..Limits::default()
         }
     }
