@@ -190,34 +190,11 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
     evaluate_with(pos, &WEIGHTS)
 }
 
-/// Declares the evaluation's weights once: the struct, the kept values and
-/// the names a tuner reads and writes them by.
-macro_rules! weights {
-    ($($(#[doc = $doc:literal])* $name:ident: $value:expr,)*) => {
-        /// The chess evaluation's weights (centipawns, or a factor where
-        /// said), `mg` in the middlegame and `eg` in the endgame; the
-        /// evaluation blends the two by the pieces left.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub struct Weights {
-            $($(#[doc = $doc])* pub $name: i32,)*
-        }
-
-        /// The weights the engine plays with.
-        pub const WEIGHTS: Weights = Weights { $($name: $value,)* };
-
-        impl Weights {
-            /// Every weight's name, in declaration order.
-            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
-
-            /// Every weight, in the order of [`Weights::NAMES`], for a tuner.
-            pub fn values_mut(&mut self) -> Vec<&mut i32> {
-                vec![$(&mut self.$name),*]
-            }
-        }
-    };
-}
-
 weights! {
+    /// The chess evaluation's weights (centipawns, or a factor where
+    /// said), `mg` in the middlegame and `eg` in the endgame; the
+    /// evaluation blends the two by the pieces left.
+    Weights, WEIGHTS;
     /// A pawn, middlegame.
     pawn_mg: 80,
     /// A knight, middlegame.

@@ -1,7 +1,9 @@
 //! Chess 13: Epoch as a search node, and its evaluation in the book's
 //! terms: the piece values, enhanced and restricted by the command zone;
 //! the Marshal on the command square; the Emperor dormant or awake; the
-//! Pope's safety; Legionaries by how far they have come.
+//! Pope's safety; Legionaries by how far they have come. Its weights are
+//! one table ([`Weights`]), as chess's are, so the `texel` example can tune
+//! them; move ordering keeps the book's values ([`value`]).
 
 use tabula_epoch::{Color, Move, Piece, PieceKind, Position, SQUARES, Square, no_progress_limit};
 
@@ -15,7 +17,9 @@ pub const SWAP_MARGIN: Score = 20;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EpochNode(pub Position);
 
-/// The book's values (a chess pawn is 100): enhanced, restricted.
+/// The book's values (a chess pawn is 100): enhanced, restricted. Move
+/// ordering reads these; the evaluation reads [`WEIGHTS`], which start from
+/// them.
 fn value(kind: PieceKind, enhanced: bool, awake: bool) -> Score {
     match (kind, enhanced) {
         (PieceKind::Pope, _) => 0,
@@ -166,8 +170,88 @@ impl Node for EpochNode {
     }
 }
 
-/// The evaluation from the side to move's view.
+weights! {
+    /// Epoch's evaluation weights (centipawns, a chess pawn 100): the
+    /// pieces' values, enhanced (in the command zone) and restricted, and
+    /// the terms a player names.
+    Weights, WEIGHTS;
+    /// The Emperor, awake.
+    emperor_awake: 1500,
+    /// The Emperor, dormant: it cannot be lost, but it does nothing either.
+    emperor_dormant: 1100,
+    /// The Marshal.
+    marshal: 1300,
+    /// An Assassin, enhanced.
+    assassin_enhanced: 1000,
+    /// An Assassin, restricted.
+    assassin: 700,
+    /// A Sentinel, enhanced.
+    sentinel_enhanced: 900,
+    /// A Sentinel, restricted.
+    sentinel: 600,
+    /// A Mage, enhanced.
+    mage_enhanced: 800,
+    /// A Mage, restricted.
+    mage: 500,
+    /// A Herald, enhanced.
+    herald_enhanced: 700,
+    /// A Herald, restricted.
+    herald: 500,
+    /// A Templar, enhanced.
+    templar_enhanced: 700,
+    /// A Templar, restricted.
+    templar: 500,
+    /// A Legionary.
+    legionary: 200,
+    /// A Legionary's advance, a rank from its third.
+    legionary_advance: 6,
+    /// A Legionary on its 9th rank or beyond, more by (rank − 8)².
+    legionary_last_ranks: 12,
+    /// The Marshal on the command square.
+    marshal_command: 60,
+    /// An own piece next to the Pope (four at most), scaled by how full
+    /// the board is (pieces / 52).
+    pope_shield: 8,
+    /// An enemy piece near the Pope, by 4 − its distance (3 at most),
+    /// a penalty, scaled the same way.
+    pope_danger: 12,
+    /// The side to move's tempo.
+    tempo: 15,
+    /// The side to move in check, a penalty.
+    in_check: 30,
+}
+
+/// What `piece` on `sq` is worth where it stands, by the weights `w`.
+#[inline(always)]
+fn weighted_worth(pos: &Position, piece: Piece, sq: Square, w: &Weights) -> Score {
+    let enhanced = || pos.enhanced(piece.color, sq);
+    match piece.kind {
+        PieceKind::Pope => 0,
+        PieceKind::Emperor if pos.emperor_awake(piece.color) => w.emperor_awake,
+        PieceKind::Emperor => w.emperor_dormant,
+        PieceKind::Marshal => w.marshal,
+        PieceKind::Assassin if enhanced() => w.assassin_enhanced,
+        PieceKind::Assassin => w.assassin,
+        PieceKind::Sentinel if enhanced() => w.sentinel_enhanced,
+        PieceKind::Sentinel => w.sentinel,
+        PieceKind::Mage if enhanced() => w.mage_enhanced,
+        PieceKind::Mage => w.mage,
+        PieceKind::Herald if enhanced() => w.herald_enhanced,
+        PieceKind::Herald => w.herald,
+        PieceKind::Templar if enhanced() => w.templar_enhanced,
+        PieceKind::Templar => w.templar,
+        PieceKind::Legionary => w.legionary,
+    }
+}
+
+/// The evaluation from the side to move's view, with the kept weights.
 pub(crate) fn evaluate(pos: &Position) -> Score {
+    evaluate_with(pos, &WEIGHTS)
+}
+
+/// The evaluation from the side to move's view, with weights `w`.
+#[inline(always)]
+pub fn evaluate_with(pos: &Position, w: &Weights) -> Score {
     let mut side = [0i32; 2];
     let mut popes = [None; 2];
     let mut material = [0i32; 2];
@@ -184,22 +268,22 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
             let Some(piece) = pos.piece_at(sq) else {
                 continue;
             };
-            let w = worth(pos, piece, sq);
-            total += w;
-            total_material += w;
+            let worth = weighted_worth(pos, piece, sq, w);
+            total += worth;
+            total_material += worth;
             match piece.kind {
                 PieceKind::Legionary => {
                     // From rank 3 (2 counted from 0); the last ranks pay most.
                     let rank = i32::from(color.relative_rank(sq.rank()));
                     let advance = (rank - 2).max(0);
-                    total += advance * 6
+                    total += advance * w.legionary_advance
                         + if rank >= 8 {
-                            (rank - 7) * (rank - 7) * 12
+                            (rank - 7) * (rank - 7) * w.legionary_last_ranks
                         } else {
                             0
                         };
                 }
-                PieceKind::Marshal if sq == Square::G7 => total += 60,
+                PieceKind::Marshal if sq == Square::G7 => total += w.marshal_command,
                 _ => {}
             }
         }
@@ -224,23 +308,22 @@ pub(crate) fn evaluate(pos: &Position) -> Score {
                 }
             }
             // Danger matters while the board is full; it fades as it empties.
-            total += (shield.min(4) * 8 - danger * 12) * pieces / 52;
+            total += (shield.min(4) * w.pope_shield - danger * w.pope_danger) * pieces / 52;
         }
         side[c] = total;
         popes[c] = pope;
         material[c] = total_material;
     }
     let white = side[0] - side[1] + mop_up(material, popes);
-    let tempo = 15;
     let mut s = if pos.side_to_move() == Color::White {
         white
     } else {
         -white
     };
     if pos.in_check() {
-        s -= 30;
+        s -= w.in_check;
     }
-    s + tempo
+    s + w.tempo
 }
 
 /// White's mop-up bonus (negative for Black): when one side is clearly

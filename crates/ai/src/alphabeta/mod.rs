@@ -10,8 +10,34 @@
 //! repetition means) are [`Node`] constants and methods, so nothing here
 //! knows a chess rule.
 
+/// Declares an evaluation's weights once: the struct, the kept values and
+/// the names a tuner reads and writes them by (the `texel` example).
+macro_rules! weights {
+    ($(#[doc = $what:literal])* $struct:ident, $kept:ident;
+     $($(#[doc = $doc:literal])* $name:ident: $value:expr,)*) => {
+        $(#[doc = $what])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $struct {
+            $($(#[doc = $doc])* pub $name: i32,)*
+        }
+
+        /// The weights the engine plays with.
+        pub const $kept: $struct = $struct { $($name: $value,)* };
+
+        impl $struct {
+            /// Every weight's name, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            /// Every weight, in the order of `NAMES`, for a tuner.
+            pub fn values_mut(&mut self) -> Vec<&mut i32> {
+                vec![$(&mut self.$name),*]
+            }
+        }
+    };
+}
+
 pub mod chess;
-mod epoch;
+pub mod epoch;
 mod tt;
 
 use std::sync::Arc;
