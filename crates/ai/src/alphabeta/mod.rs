@@ -37,6 +37,7 @@ macro_rules! weights {
 }
 
 pub mod chess;
+pub mod epd;
 pub mod epoch;
 mod tt;
 
