@@ -63,6 +63,9 @@ impl Node for FullGeneration {
     fn has_pieces(&self) -> bool {
         self.0.has_pieces()
     }
+    fn zugzwang_possible(&self, moves: usize) -> bool {
+        self.0.zugzwang_possible(moves)
+    }
 }
 
 fn run<N: Node>(label: &str, root: &Root<N>, nodes: u64) {

@@ -232,6 +232,68 @@ fn epoch_a_side_left_without_a_move_wins_so_the_engine_leaves_one() {
     }
 }
 
+/// Whether some move of the side to move mates at once.
+fn mates_at_once(game: &Epoch) -> bool {
+    let mut moves = Vec::new();
+    game.position().legal_moves(&mut moves);
+    moves.iter().any(|mv| {
+        let mut after = game.clone();
+        after.apply(mv).unwrap();
+        after
+            .outcome()
+            .is_some_and(|o| o.reason == EndReason::Checkmate)
+    })
+}
+
+/// The same position with the other side to move: a pass.
+fn passed(game: &Epoch) -> Epoch {
+    let text = game.to_text();
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    fields[1] = if fields[1] == "w" { "b" } else { "w" };
+    Epoch::from_text(&fields.join(" "), &EpochOptions::default()).unwrap()
+}
+
+#[test]
+fn epoch_the_engine_sees_a_zugzwang() {
+    // Black's Pope on m13 has no square (White's Pope takes l12 and l13,
+    // the Legionary m12) and its Templar on l10 guards j13, where White's
+    // Sentinel would mate along the last rank. Black to move must leap, and
+    // every leap lets the Sentinel in; a pass would not. White wins with a
+    // waiting move on the j-file: a search that lets the side to move hold
+    // its static score, as a pass would (null move, reverse futility), takes
+    // the Templar later instead, or plays l11-l12+ and no mate. In the
+    // second position the Sentinel attacks the Templar already, and taking
+    // it leaves Black without a move: Black wins.
+    let mut lure = epoch("Pk12 Ll11 Sj10 pm13 tl10", "w");
+    play(&mut lure, "j10xl10");
+    assert_eq!(lure.outcome().map(|o| o.winner), Some(Some(Team(1))));
+    for pieces in ["Pk12 Ll11 Sj11 pm13 tl10", "Pk12 Ll11 Sj10 pm13 tl10"] {
+        let game = epoch(pieces, "w");
+        assert!(!mates_at_once(&game), "{pieces}");
+        let mut engine = Engine::<EpochNode>::new(8);
+        let out = epoch_decision(&mut engine, &game, Limits::depth(6), |_| {});
+        let best = out.best.unwrap();
+        assert!(
+            out.info.score > MATE_BOUND,
+            "{pieces}: {best} {}",
+            out.info.score
+        );
+        // The zugzwang, by the rules: Black has moves, each lets White mate
+        // at once, and a pass would not.
+        let mut after = game.clone();
+        after.apply(&best).unwrap();
+        let mut replies = Vec::new();
+        after.position().legal_moves(&mut replies);
+        assert!(!replies.is_empty(), "{pieces}: {best}");
+        for reply in &replies {
+            let mut next = after.clone();
+            next.apply(reply).unwrap();
+            assert!(mates_at_once(&next), "{pieces}: {best} {reply}");
+        }
+        assert!(!mates_at_once(&passed(&after)), "{pieces}: {best}");
+    }
+}
+
 #[test]
 fn epoch_tactical_generator_gives_exactly_the_tactical_legal_moves() {
     use tabula_ai::alphabeta::Node;

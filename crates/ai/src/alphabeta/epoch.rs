@@ -168,7 +168,16 @@ impl Node for EpochNode {
     fn has_pieces(&self) -> bool {
         true
     }
+
+    fn zugzwang_possible(&self, moves: usize) -> bool {
+        moves <= ZUGZWANG_MOVES
+    }
 }
+
+/// At most this many legal moves (a Pope and one more piece, say), the side
+/// to move may be in zugzwang: each move may worsen its position while a
+/// pass would hold (test `epoch_the_engine_sees_a_zugzwang`).
+const ZUGZWANG_MOVES: usize = 16;
 
 weights! {
     /// Epoch's evaluation weights (centipawns, a chess pawn 100): the

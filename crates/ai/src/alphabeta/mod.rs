@@ -137,6 +137,12 @@ pub trait Node: Copy {
     /// Whether the side to move has more than pawns and its king, so a pass
     /// is unlikely to be its best move.
     fn has_pieces(&self) -> bool;
+    /// Whether the side to move, with `moves` legal moves, may be in
+    /// zugzwang (every move worse than a pass): reverse futility, which
+    /// assumes it holds its static score as a pass would, is then off.
+    fn zugzwang_possible(&self, _moves: usize) -> bool {
+        false
+    }
     /// Whether a tactical move loses material once the exchange on its
     /// square is played out (static exchange evaluation); a game without one
     /// answers `false`, so no capture is taken for a losing one.
@@ -665,6 +671,7 @@ impl<N: Node> Engine<N> {
         // Reverse futility: so far above beta that a shallow search will not fall below it.
         if prune
             && depth <= 6
+            && !node.zugzwang_possible(moves.len())
             && beta.abs() < MATE_BOUND
             && eval - 90 * depth + 40 * Score::from(improving) >= beta
         {
