@@ -13,14 +13,15 @@
 //! given), and the number seeds the opening, so a second run from another
 //! FIRST adds new openings.
 //!
-//! `texel fit IN [PASSES] [THREADS] [epoch]` (THREADS 2 unless given) fits
-//! the weights to those results: it minimises the mean squared difference
+//! `texel fit IN [PASSES] [THREADS] [signs] [epoch]` (THREADS 2 unless
+//! given) fits the weights to those results: it minimises the mean squared difference
 //! between each result and
 //! `1 / (1 + 10^(-K × eval / 400))`, the static evaluation from White's
 //! view, first over K with the kept weights, then over the weights with K
 //! fixed, by local search (each weight moved a step up or down while the
 //! loss falls, the steps halving from 8 to 1). Every tenth game is held out
-//! and its loss printed too, so overfitting shows. It prints the fitted
+//! and its loss printed too, so overfitting shows. With `signs`, no weight
+//! crosses zero (a small data set otherwise turns terms round). It prints the fitted
 //! weights, one `name: value,` a line, for `crates/ai/src/alphabeta/chess.rs`
 //! or `epoch.rs`. Last, the side-to-move offset: over the positions of all
 //! the games with Black to move and the board still nearly full, the
@@ -29,9 +30,12 @@
 //! at an evaluation of −B: the swap margin (Epoch's `SWAP_MARGIN`) that
 //! measure gives.
 //!
-//! `texel swap [NODES]` prints Black's search score (NODES, 20,000 unless
-//! given) after each of White's first moves in Epoch, and whether the
-//! engine swaps there with the kept `SWAP_MARGIN`.
+//! `texel swap [NODES] [PLAY K]` prints Black's search score (NODES, 20,000
+//! unless given) after each of White's first moves in Epoch, and whether
+//! the engine swaps there with the kept `SWAP_MARGIN`; with PLAY, it also
+//! plays a game from each (PLAY nodes a move, no swap) and fits, with the
+//! fitted K, the offset B at which Black's expected score is 50% (−B), a
+//! bootstrap interval over the first moves.
 
 use std::fmt::Debug;
 use std::fs::File;
@@ -190,10 +194,12 @@ impl Tuned for Epoch {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().collect();
-    let epoch = args.last().is_some_and(|a| a == "epoch");
-    if epoch {
-        args.pop();
-    }
+    let mut flag = |name: &str| {
+        let found = args.iter().any(|a| a == name);
+        args.retain(|a| a != name);
+        found
+    };
+    let (epoch, signs) = (flag("epoch"), flag("signs"));
     let number =
         |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     match args.get(1).map(String::as_str) {
@@ -215,14 +221,17 @@ fn main() {
             let input = args.get(2).expect("the positions file");
             let (passes, threads) = (number(3, 6) as usize, number(4, 2) as usize);
             if epoch {
-                fit::<Epoch>(input, passes, threads);
+                fit::<Epoch>(input, passes, threads, signs);
             } else {
-                fit::<Chess>(input, passes, threads);
+                fit::<Chess>(input, passes, threads, signs);
             }
         }
-        Some("swap") => first_moves(number(2, 20_000)),
+        Some("swap") => {
+            let k = args.get(4).and_then(|a| a.parse().ok());
+            first_moves(number(2, 20_000), number(3, 0), k.unwrap_or(0.2));
+        }
         _ => eprintln!(
-            "usage: texel gen OUT GAMES NODES [THREADS] [FIRST] [epoch] | texel fit IN [PASSES] [THREADS] [epoch] | texel swap [NODES]"
+            "usage: texel gen OUT GAMES NODES [THREADS] [FIRST] [epoch] | texel fit IN [PASSES] [THREADS] [epoch] | texel swap [NODES] [PLAY K]"
         ),
     }
 }
@@ -259,7 +268,12 @@ fn opening<G: Tuned>(index: usize, engine: &mut Engine<G::N>) -> G {
 
 /// One self-play game: its quiet positions' text, and White's result.
 fn self_play<G: Tuned>(index: usize, nodes: u64, engine: &mut Engine<G::N>) -> (Vec<String>, f64) {
-    let mut game = opening::<G>(index, engine);
+    let game = opening::<G>(index, engine);
+    play_out(game, nodes, engine)
+}
+
+/// Self-play from `game` on: its quiet positions' text, and White's result.
+fn play_out<G: Tuned>(mut game: G, nodes: u64, engine: &mut Engine<G::N>) -> (Vec<String>, f64) {
     engine.clear();
     let mut quiet = Vec::new();
     let mut last_score: Option<i32> = None;
@@ -396,7 +410,7 @@ fn golden(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
     (lo + hi) / 2.0
 }
 
-fn fit<G: Tuned>(input: &str, passes: usize, threads: usize) {
+fn fit<G: Tuned>(input: &str, passes: usize, threads: usize, signs: bool) {
     let (mut train, mut held, mut early) = (Vec::new(), Vec::new(), Vec::new());
     for line in BufReader::new(File::open(input).expect("the positions file")).lines() {
         let line = line.expect("input");
@@ -434,13 +448,24 @@ fn fit<G: Tuned>(input: &str, passes: usize, threads: usize) {
         loss::<G>(&held, &w, k, 0.0)
     );
     let mut best = before;
+    let mut hand = G::KEPT;
+    let kept: Vec<i32> = G::values_mut(&mut hand).into_iter().map(|v| *v).collect();
     for step in [8, 4, 2, 1] {
         for pass in 0..passes {
             let mut improved = false;
             for i in 0..G::NAMES.len() {
                 for delta in [step, -step] {
                     let mut trial = w;
-                    *G::values_mut(&mut trial)[i] += delta;
+                    let v = {
+                        let mut values = G::values_mut(&mut trial);
+                        *values[i] += delta;
+                        *values[i]
+                    };
+                    // With `signs`, no weight crosses zero: a term keeps
+                    // the direction the book gives it.
+                    if signs && v.signum() * kept[i].signum() < 0 {
+                        continue;
+                    }
                     let l = loss::<G>(&train, &trial, k, 0.0);
                     if l < best {
                         best = l;
@@ -522,11 +547,14 @@ fn offset<G: Tuned>(early: &[(usize, String, f64)], w: &G::W, k: f64, threads: u
 }
 
 /// Black's search score after each of White's first moves, what the swap
-/// decision reads.
-fn first_moves(nodes: u64) {
+/// decision reads; with `play` nodes, also a self-play game from each
+/// (without the swap) and the offset B, K given, that best fits Black's
+/// results from its scores: Black's expected score is 50% at −B.
+fn first_moves(nodes: u64, play: u64, k: f64) {
     let start = Epoch::new(&EpochOptions { swap: true });
     let mut engine = Engine::<EpochNode>::new(16);
     let mut scores = Vec::new();
+    let mut pairs = Vec::new();
     for text in Epoch::move_texts(&start) {
         let mut game = start.clone();
         let a = game.parse_action(&text).expect("a legal move");
@@ -544,10 +572,18 @@ fn first_moves(nodes: u64) {
         } else {
             out.info.score
         };
-        println!(
+        let mut line = format!(
             "{text}: Black {black:+}{}",
             if swapped { ", swaps" } else { "" }
         );
+        if play > 0 {
+            let mut game = <Epoch as Tuned>::start();
+            game.apply(&a).expect("a legal move");
+            let (_, white) = play_out(game, play, &mut engine);
+            line += &format!(", Black scores {}", 1.0 - white);
+            pairs.push((black, 1.0 - white));
+        }
+        println!("{line}");
         scores.push(black);
     }
     scores.sort_unstable();
@@ -558,5 +594,39 @@ fn first_moves(nodes: u64) {
         scores[scores.len() - 1],
         scores[scores.len() / 2],
         scores.iter().filter(|&&s| s < -SWAP_MARGIN).count()
+    );
+    if pairs.is_empty() {
+        return;
+    }
+    let solve = |picks: &[usize]| {
+        golden(-400.0, 400.0, |b| {
+            picks
+                .iter()
+                .map(|&i| {
+                    let (s, r) = pairs[i];
+                    (r - 1.0 / (1.0 + 10f64.powf(-k * (f64::from(s) + b) / 400.0))).powi(2)
+                })
+                .sum()
+        })
+    };
+    let all: Vec<usize> = (0..pairs.len()).collect();
+    let mut rng = GameRng::from_seed(Seed(1));
+    let mut resampled: Vec<f64> = (0..200)
+        .map(|_| {
+            let picks: Vec<usize> = all
+                .iter()
+                .map(|_| rng.below(pairs.len() as u64) as usize)
+                .collect();
+            solve(&picks)
+        })
+        .collect();
+    resampled.sort_by(f64::total_cmp);
+    let mean = pairs.iter().map(|p| p.1).sum::<f64>() / pairs.len() as f64;
+    println!(
+        "self-play at {play} nodes a move: Black scored {:.1}%; at K = {k}, B = {:.1}, 95% [{:.1}, {:.1}]",
+        100.0 * mean,
+        solve(&all),
+        resampled[5],
+        resampled[194]
     );
 }
