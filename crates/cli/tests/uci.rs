@@ -177,3 +177,87 @@ fn the_epoch_dialect_reads_position_text_and_epoch_moves() {
     assert_eq!(again, best, "the same position either way");
     s.quit();
 }
+
+/// Debian's Stockfish, where `.ci/run` installs it, or `TABULA_STOCKFISH`.
+fn stockfish() -> String {
+    std::env::var("TABULA_STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".into())
+}
+
+#[test]
+fn a_short_match_against_stockfish_through_uci() {
+    // CI installs Stockfish and sets TABULA_REQUIRE_STOCKFISH, so the test
+    // cannot pass there by skipping; a developer without it is told.
+    let program = stockfish();
+    if !std::path::Path::new(&program).exists() {
+        assert!(
+            std::env::var_os("TABULA_REQUIRE_STOCKFISH").is_none(),
+            "Stockfish is required (TABULA_REQUIRE_STOCKFISH) but {program} is not there"
+        );
+        eprintln!("skipped: no Stockfish at {program} (TABULA_STOCKFISH names one)");
+        return;
+    }
+    let mut other = Command::new(&program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("stockfish starts");
+    let mut sf = Session {
+        input: other.stdin.take().unwrap(),
+        output: BufReader::new(other.stdout.take().unwrap()),
+        child: other,
+    };
+    sf.send("uci");
+    sf.until("uciok");
+    // The weakest level: the match tests the protocol both ways and that
+    // tabula converts a won game, not who is stronger.
+    sf.send("setoption name Skill Level value 0");
+    sf.send("setoption name Threads value 1");
+    sf.send("isready");
+    sf.until("readyok");
+    let mut tabula = Session::start("chess");
+    tabula.send("uci");
+    tabula.until("uciok");
+    tabula.send("isready");
+    tabula.until("readyok");
+
+    let mut points = 0.0;
+    for game_number in 0..2 {
+        // tabula has White in the first game, Black in the second.
+        let tabula_side = game_number;
+        let mut game = AnyGame::from_text(GameId::Chess, START, &[]).unwrap();
+        let mut moves: Vec<String> = Vec::new();
+        tabula.send("ucinewgame");
+        sf.send("ucinewgame");
+        while game.outcome().is_none() && moves.len() < 300 {
+            let engine = if moves.len() % 2 == tabula_side {
+                &mut tabula
+            } else {
+                &mut sf
+            };
+            engine.send(&format!("position startpos moves {}", moves.join(" ")));
+            engine.send("go movetime 30");
+            let best = engine.best_move();
+            let played = game
+                .apply(&best)
+                .unwrap_or_else(|e| panic!("{best} after {moves:?}: {e}"));
+            moves.push(played.canonical);
+        }
+        let outcome = game.outcome();
+        match outcome.as_ref().and_then(|o| o.winner) {
+            Some(t) if usize::from(t.0) == tabula_side => points += 1.0,
+            Some(_) => {}
+            None => points += 0.5,
+        }
+        eprintln!(
+            "game {}: {outcome:?} after {} plies",
+            game_number + 1,
+            moves.len()
+        );
+    }
+    assert!(
+        points >= 1.0,
+        "tabula scored {points} of 2 against Skill Level 0"
+    );
+    tabula.quit();
+    sf.quit();
+}
