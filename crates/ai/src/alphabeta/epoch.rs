@@ -223,7 +223,8 @@ weights! {
     /// this to 0, the bound of its signs constraint, and with nothing to
     /// choose between quiet moves a shallow search shuffled its Pope and
     /// never ended a game (depth 2 against 1: 2/198/0). At 2 it plays
-    /// forward and keeps the fit's strength (docs/ai.md, "Epoch's tuning").
+    /// forward and keeps the fit's strength (docs/ai.md, "Texel tuning of
+    /// the Epoch evaluation").
     legionary_advance: 2,
     /// A Legionary on its 9th rank or beyond, more by (rank − 8)².
     legionary_last_ranks: 14,
