@@ -6,7 +6,8 @@
 # a 2-core machine.
 #
 # Usage: scripts/strength.sh [GAMES] [THREADS] [FILTER]
-#   GAMES    games a pairing (default 200; Covenant and full Lytharia get half)
+#   GAMES    games a pairing (default 200; the full Lytharian game, whose
+#            games take minutes, gets half)
 #   THREADS  games at once (default 2)
 #   FILTER   only the rows whose game and options contain this text
 # Rows go to stdout; each match's JSON is kept in target/strength/.
@@ -21,7 +22,8 @@ bin=${TABULA_BIN:-./target/release/tabula}
 out=target/strength
 mkdir -p "$out"
 
-# game and options | the pairings ("A:B" each) | a game takes minutes
+# game and options | the pairings ("A:B" each) | a game takes minutes |
+# options of every match of the series
 series=(
   "chess|hard:random hard:greedy hard:medium medium:easy|"
   "epoch|hard:random hard:greedy hard:medium medium:easy|"
@@ -29,10 +31,10 @@ series=(
   "skirmish --mode advanced|hard:random hard:greedy hard:medium medium:easy|"
   "warrior|hard:random hard:greedy hard:medium medium:easy|"
   "warrior --players 4|hard:random hard:greedy hard:medium medium:easy|"
-  "covenant --scenario arena|hard:random hard:greedy hard:medium medium:easy|long"
-  "covenant --scenario crossroads|hard:random hard:greedy hard:medium medium:easy|long"
-  "covenant|hard:random hard:greedy hard:medium medium:easy|long"
-  "lytharia|hard:random hard:greedy hard:medium medium:easy|long"
+  "covenant --scenario arena|hard:random hard:greedy hard:medium medium:easy||--max-plies 1500"
+  "covenant --scenario crossroads|hard:random hard:greedy hard:medium medium:easy||--max-plies 1500"
+  "covenant|hard:random hard:greedy hard:medium medium:easy||--max-plies 1500"
+  "lytharia|hard:random hard:greedy hard:medium medium:easy|long|--max-plies 1500"
   "lytharia --mode duel|hard:random hard:greedy hard:medium medium:easy|"
   "lytharia --mode pawn-wars|hard:random hard:greedy hard:medium medium:easy|"
   "lytharia --mode chess|hard:random hard:greedy hard:medium medium:easy|"
@@ -42,14 +44,11 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u 
 echo "| game | a | b | games | W/D/L (a) | score | Elo [95%] | ms a decision a / b | actions a game | ended by |"
 echo "|---|---|---|---:|---|---:|---|---|---:|---|"
 for entry in "${series[@]}"; do
-  IFS='|' read -r spec pairs long <<<"$entry"
+  IFS='|' read -r spec pairs long options <<<"$entry"
   [[ -z "$filter" || "$spec" == *"$filter"* ]] || continue
   n=$games
-  extra=()
-  if [[ -n "$long" ]]; then
-    n=$(((games + 1) / 2))
-    extra=(--max-plies 1500)
-  fi
+  [[ -z "$long" ]] || n=$(((games + 1) / 2))
+  read -r -a extra <<<"$options"
   read -r -a words <<<"$spec"
   for pair in $pairs; do
     a=${pair%%:*}
